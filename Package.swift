@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PlistKit",
+    products: [
+        .library(name: "PlistKit", targets: ["PlistKit"]),
+        .executable(name: "plutil", targets: ["plutil"]),
+        .library(name: "Bookmarks", targets: ["Bookmarks"]),
+        .executable(name: "bookmark", targets: ["bookmark"]),
+        .executable(name: "plistbench", targets: ["plistbench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "PlistKit",
+            dependencies: ["CLibXML2", "CZlib"]
+        ),
+        .target(name: "CSystem"),
+        .target(
+            name: "Bookmarks",
+            dependencies: ["PlistKit", "CSystem"]
+        ),
+        .executableTarget(
+            name: "bookmark",
+            dependencies: ["Bookmarks"]
+        ),
+        .executableTarget(
+            name: "plutil",
+            dependencies: ["PlistKit"]
+        ),
+        .executableTarget(
+            name: "plistbench",
+            dependencies: ["PlistKit"]
+        ),
+        .testTarget(
+            name: "PlistKitTests",
+            dependencies: ["PlistKit"]
+        ),
+        .testTarget(
+            name: "BookmarksTests",
+            dependencies: ["Bookmarks"]
+        ),
+        .testTarget(
+            name: "ToolTests",
+            dependencies: ["PlistKit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

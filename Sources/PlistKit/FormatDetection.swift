@@ -1,0 +1,108 @@
+/// Format detection from the first bytes of a (decompressed) document.
+enum FormatDetection {
+    static func detect(_ b: UnsafeRawBufferPointer) -> PlistFormat {
+        let n = b.count
+        if n >= 6, b[0] == 0x62, b[1] == 0x70, b[2] == 0x6C, b[3] == 0x69, b[4] == 0x73, b[5] == 0x74 { return .binary }
+        // UTF-32 / UTF-16 byte-order marks or their zero-byte patterns: only XML and OpenStep/strings use them.
+        if n >= 4, (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) {
+            return .xml
+        }
+        if n >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) {
+            return utf16StartsWithLessThan(b) ? .xml : .openStep
+        }
+        if n >= 2, (b[0] == 0 && b[1] == 0x3C) || (b[0] == 0x3C && b[1] == 0) { return .xml }
+        var i = 0
+        if n >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        i = skipSpace(b, i)
+        guard i < n else { return .openStep }
+        switch b[i] {
+        case 0x3C:  // '<': XML unless it is OpenStep data (<hex>) or a GNUstep form (<*…> / <[…]>)
+            if i + 1 < n {
+                let c = b[i + 1]
+                if c == 0x3F || c == 0x21 || isNameStart(c) && !isHex(c) { return .xml }
+                if isHex(c), looksLikeXMLName(b, i + 1) { return .xml }
+            }
+            return .openStep
+        case 0x5B:  // '['
+            return .json
+        case 0x7B:  // '{': JSON when the first member is "key" followed by ':'
+            var j = skipSpace(b, i + 1)
+            guard j < n, b[j] == 0x22 else { return .openStep }
+            j += 1
+            while j < n, b[j] != 0x22 {
+                if b[j] == 0x5C { j += 1 }
+                j += 1
+            }
+            j = skipSpace(b, j + 1)
+            return j < n && b[j] == 0x3A ? .json : .openStep
+        default:
+            return .openStep
+        }
+    }
+
+    private static func skipSpace(_ b: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        var i = start
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
+        return i
+    }
+
+    private static func isNameStart(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x3A
+    }
+
+    private static func isHex(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+    }
+
+    /// `<abc…` could be hex data or an element such as `<array>`/`<dict>`/`<data>`/`<date>`: an element name is
+    /// followed by `>`, `/` or space after letters that are not all hex digits.
+    private static func looksLikeXMLName(_ b: UnsafeRawBufferPointer, _ start: Int) -> Bool {
+        var j = start
+        var allHex = true
+        while j < b.count, isNameStart(b[j]) || (b[j] >= 0x30 && b[j] <= 0x39) || b[j] == 0x2D {
+            if !isHex(b[j]) { allHex = false }
+            j += 1
+        }
+        return !allHex
+    }
+
+    private static func utf16StartsWithLessThan(_ b: UnsafeRawBufferPointer) -> Bool {
+        let bigEndian = b[0] == 0xFE
+        var i = 2
+        while i + 1 < b.count {
+            let unit = bigEndian ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i])
+            if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D { i += 2; continue }
+            return unit == 0x3C && !(i + 3 < b.count && {
+                let next = bigEndian ? UInt16(b[i + 2]) << 8 | UInt16(b[i + 3]) : UInt16(b[i + 3]) << 8 | UInt16(b[i + 2])
+                return next == 0x2A || next == 0x5B
+            }())
+        }
+        return false
+    }
+}
+
+/// Line and column computation for error messages (done only when an error is reported).
+enum TextPosition {
+    /// 1-based line and column (in Unicode scalars) of byte `offset` in UTF-8 text.
+    static func lineColumn(of offset: Int, in b: UnsafeRawBufferPointer) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        var i = 0
+        let end = min(offset, b.count)
+        while i < end {
+            let c = b[i]
+            if c == 0x0A {
+                line += 1
+                column = 1
+            } else if c == 0x0D {
+                if i + 1 < end, b[i + 1] == 0x0A { i += 1 }
+                line += 1
+                column = 1
+            } else if c & 0xC0 != 0x80 {
+                column += 1
+            }
+            i += 1
+        }
+        return (line, column)
+    }
+}

@@ -1,0 +1,6 @@
+/// Placeholder until the XMLWriter lands.
+enum XMLWriter {
+    static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
+        throw PlistError(.unsupportedFormat, "writing this format is not implemented yet")
+    }
+}

@@ -1,0 +1,2 @@
+import Bookmarks
+print("bookmark: not implemented yet")

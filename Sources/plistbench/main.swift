@@ -1,0 +1,2 @@
+import PlistKit
+print("plistbench: not implemented yet")

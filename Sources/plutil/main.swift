@@ -1,0 +1,2 @@
+import PlistKit
+print("plutil: not implemented yet")

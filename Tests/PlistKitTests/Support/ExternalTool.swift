@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs independent implementations (python3 plistlib, plistutil, GNUstep tools) as real processes.
+enum ExternalTool {
+    struct Result { var status: Int32; var stdout: Data; var stderr: Data }
+
+    /// The full path of `name` on PATH, or nil.
+    static func find(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, feeding `input` on stdin.
+    static func run(_ executable: String, _ arguments: [String], input: Data = Data(),
+                    environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        // Drain output on other threads so a large result cannot deadlock against a full pipe.
+        let outBox = DataBox(), errBox = DataBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outBox.data = outPipe.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        inPipe.fileHandleForWriting.write(input)
+        try? inPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: outBox.data, stderr: errBox.data)
+    }
+
+    private final class DataBox: @unchecked Sendable { var data = Data() }
+
+    /// Runs a Python 3 script (from a string) with the given stdin; nil when python3 is absent.
+    static func python(_ script: String, input: Data = Data()) throws -> Result? {
+        guard let python = find("python3") else { return nil }
+        return try run(python, ["-c", script], input: input)
+    }
+}
