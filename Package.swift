@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["PlistKit"]
+            dependencies: ["PlistKit", "plutil"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -38,6 +38,9 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         case unrepresentable
         /// Reading or writing a file failed.
         case io
+        /// A key path does not lead where an edit or lookup needs: a missing key or parent, an index out of range or
+        /// not a number, or a scalar where a container is needed.
+        case keyPath
     }
 
     /// The format being read or written, if known.

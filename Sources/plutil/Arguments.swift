@@ -1,0 +1,149 @@
+import PlistKit
+
+/// What an output is written as: a property-list format, `raw` text or the value's type name.
+enum OutputFormat: Equatable {
+    case plist(PlistFormat)
+    case raw
+    case type
+
+    /// Parses a format argument (`xml1`, `binary1`, `json`, `openstep`, `gnustep`, `strings`, `raw`).
+    init(argument: String) throws {
+        if argument == "raw" { self = .raw; return }
+        guard let format = PlistFormat(plutilName: argument) else {
+            throw ArgumentError("Unknown format specifier: \(argument)")
+        }
+        self = .plist(format)
+    }
+}
+
+/// The verb and its own arguments.
+enum Verb {
+    case help
+    case lint
+    case print
+    case convert(PlistFormat)
+    case insert(KeyPath, PlistValue, append: Bool)
+    case replace(KeyPath, PlistValue)
+    case remove(KeyPath)
+    case extract(KeyPath, OutputFormat, expect: PlutilExpectType?)
+    case create(OutputFormat)
+}
+
+/// A bad command line: the message is printed as is and the tool exits 1.
+struct ArgumentError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A parsed command line.
+struct Invocation {
+    var verb: Verb
+    var paths: [String] = []
+    var readable = false
+    var terminatingNewline = true
+    var outputPath: String?
+    var outputExtension: String?
+    var silent = false
+
+    /// Parses the arguments after the program name, in Apple `plutil`'s shape: the verb and its operands first, then
+    /// options and files in any order; `--` makes every later argument a file.
+    init(_ arguments: [String]) throws {
+        var args = arguments[...]
+        guard let first = args.popFirst() else { throw ArgumentError("No files specified.") }
+        switch first {
+        case "-help":
+            verb = .help
+            return
+        case "-lint": verb = .lint
+        case "-p": verb = .print
+        case "-convert":
+            guard let name = args.popFirst() else { throw ArgumentError("Missing format specifier for command.") }
+            guard let format = PlistFormat(plutilName: name) else {
+                throw ArgumentError("Unknown format specifier: \(name)")
+            }
+            verb = .convert(format)
+        case "-insert", "-replace":
+            let missing = ArgumentError("'Insert' and 'Replace' require a key path, a type, and a value.")
+            guard let path = args.popFirst(), let typeArgument = args.popFirst() else { throw missing }
+            guard typeArgument.hasPrefix("-"), let type = PlutilValueType(rawValue: String(typeArgument.dropFirst()))
+            else {
+                throw ArgumentError("Unknown insert or replace type \(typeArgument)")
+            }
+            var text = ""
+            if type.takesValue {
+                guard let next = args.popFirst() else { throw missing }
+                text = next
+            }
+            let value: PlistValue
+            do {
+                value = try PlutilValueParser.parse(text, as: type)
+            } catch let error as PlistError {
+                throw ArgumentError(type == .xml || type == .json ? "Unable to parse \(type.rawValue): \(error)" : error.message)
+            }
+            var append = false
+            if args.first == "-append" {
+                args.removeFirst()
+                append = true
+            }
+            if first == "-insert" {
+                verb = .insert(KeyPath(path), value, append: append)
+            } else {
+                // Apple's tool accepts and ignores -append with -replace.
+                verb = .replace(KeyPath(path), value)
+            }
+        case "-remove":
+            guard let path = args.popFirst() else { throw ArgumentError("'Remove' requires a key path.") }
+            verb = .remove(KeyPath(path))
+        case "-extract", "-type":
+            let isType = first == "-type"
+            let missing = ArgumentError("'Extract' requires a key path and a plist format.")
+            guard let path = args.popFirst() else { throw missing }
+            var format = OutputFormat.type
+            if !isType {
+                guard let name = args.popFirst() else { throw missing }
+                format = try OutputFormat(argument: name)
+            }
+            var expect: PlutilExpectType?
+            if args.first == "-expect" {
+                args.removeFirst()
+                guard let name = args.popFirst() else { throw ArgumentError("-expect requires a type argument.") }
+                guard let type = PlutilExpectType(rawValue: name) else {
+                    throw ArgumentError("-expect type [\(name)] not valid.")
+                }
+                expect = type
+            }
+            verb = .extract(KeyPath(path), format, expect: expect)
+        case "-create":
+            guard let name = args.popFirst() else { throw ArgumentError("'Create' requires a plist format.") }
+            verb = .create(name == "NoConversion" ? .plist(.xml) : try OutputFormat(argument: name))
+        default:
+            verb = .lint
+            args = arguments[...]
+        }
+        try parseOptions(args)
+    }
+
+    private mutating func parseOptions(_ arguments: ArraySlice<String>) throws {
+        var args = arguments
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--":
+                paths += args
+                args = []
+            case "-n": terminatingNewline = false
+            case "-s": silent = true
+            case "-r": readable = true
+            case "-o":
+                guard let next = args.popFirst() else { throw ArgumentError("Missing argument for -o.") }
+                outputPath = next
+            case "-e":
+                guard let next = args.popFirst() else { throw ArgumentError("Missing argument for -e.") }
+                outputExtension = next
+            default:
+                if arg.hasPrefix("-") && arg != "-" { throw ArgumentError("unrecognized option: \(arg)") }
+                paths.append(arg)
+            }
+        }
+        guard !paths.isEmpty else { throw ArgumentError("No files specified.") }
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+
+/// A failed read or write, with the system's explanation.
+struct IOFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+    init(errno code: Int32) { self.message = String(cString: strerror(code)) }
+}
+
+/// Whole-file reads and writes on file descriptors (`-` is stdin/stdout).
+enum FileIO {
+    /// Reads all of `path`, or of stdin for `-`.
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return try readAll(STDIN_FILENO) }
+        guard !path.isEmpty else { throw IOFailure("Empty path specified") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw IOFailure(errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw IOFailure(errno: EISDIR) }
+        return try readAll(fd)
+    }
+
+    private static func readAll(_ fd: Int32) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw IOFailure(errno: errno)
+            }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Writes `bytes` to stdout.
+    static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        try writeAll(STDOUT_FILENO, bytes)
+    }
+
+    /// Writes text to stdout.
+    static func printOut(_ text: String) {
+        try? writeAll(STDOUT_FILENO, Array(text.utf8))
+    }
+
+    /// Writes a line to stderr.
+    static func printError(_ line: String) {
+        try? writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+    }
+
+    /// Replaces `path` with `bytes` atomically: a temporary file in the same directory, then `rename`.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard !path.isEmpty else { throw IOFailure("Empty path specified") }
+        let temporary = path + ".plutil-\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw IOFailure(errno: errno) }
+        do {
+            try writeAll(fd, bytes)
+            guard close(fd) == 0 else { throw IOFailure(errno: errno) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // Keep the permissions of a file being rewritten in place.
+        var info = stat()
+        if stat(path, &info) == 0 { chmod(temporary, info.st_mode & 0o7777) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw IOFailure(errno: code)
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw IOFailure(errno: errno)
+            }
+            offset += n
+        }
+    }
+}

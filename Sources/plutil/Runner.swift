@@ -1,0 +1,160 @@
+import PlistKit
+
+/// A per-file failure: printed as `file: text` on stderr; the tool goes on with the next file and exits 1.
+struct FileFailure: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// Runs a parsed invocation over its files. Every verb is: read, one library call, write or print.
+struct Runner {
+    let invocation: Invocation
+
+    /// Runs every file; returns the exit status (0 when every file succeeded).
+    func run() throws -> Int32 {
+        try validate()
+        var failed = false
+        for path in invocation.paths {
+            let shown = path == "-" ? "<stdin>" : path
+            do {
+                try runOne(path)
+            } catch let failure as FileFailure {
+                failed = true
+                FileIO.printError("\(shown): \(failure.text)")
+            } catch {
+                failed = true
+                FileIO.printError("\(shown): \(error)")
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Option combinations Apple's tool refuses before touching any file.
+    private func validate() throws {
+        switch invocation.verb {
+        case .lint, .print:
+            let name = { if case .lint = invocation.verb { return "-lint" } else { return "-p" } }()
+            if invocation.outputPath != nil { throw ArgumentError("-o is not used with \(name).") }
+            if invocation.outputExtension != nil { throw ArgumentError("-e is not used with \(name).") }
+            if case .print = invocation.verb, invocation.silent {
+                FileIO.printError("-s doesn't make a lot of sense with -p.")
+            }
+        default:
+            break
+        }
+    }
+
+    private func runOne(_ path: String) throws {
+        switch invocation.verb {
+        case .help:
+            break
+        case .lint:
+            _ = try read(path)
+            if !invocation.silent { FileIO.printOut("\(path == "-" ? "<stdin>" : path): OK\n") }
+        case .print:
+            FileIO.printOut(PlistDescription.humanReadable(try read(path).value))
+        case .convert(let format):
+            try emit(try read(path).value, as: .plist(format), for: path)
+        case .insert(let keyPath, let value, let append):
+            var (document, format) = try read(path)
+            try edit { try document.insert(value, at: keyPath, appending: append) }
+            try emit(document, as: .plist(format), for: path)
+        case .replace(let keyPath, let value):
+            var (document, format) = try read(path)
+            try edit { try document.replace(value, at: keyPath) }
+            try emit(document, as: .plist(format), for: path)
+        case .remove(let keyPath):
+            var (document, format) = try read(path)
+            try edit { try document.remove(at: keyPath) }
+            try emit(document, as: .plist(format), for: path)
+        case .extract(let keyPath, let format, let expect):
+            let document = try read(path).value
+            let value: PlistValue
+            do {
+                value = try document.value(at: keyPath)
+            } catch let error as PlistError {
+                throw FileFailure("Could not extract value, error: \(error.message)")
+            }
+            if let expect, !expect.matches(value) {
+                throw FileFailure("Value at [\(keyPath)] expected to be \(expect.rawValue) but is \(value.typeName)")
+            }
+            try emit(value, as: format, for: path)
+        case .create(let format):
+            try emit(.dictionary(PlistDictionary()), as: format, for: path, creating: true)
+        }
+    }
+
+    /// Reads and parses a file; failures print as `(explanation)`, as Apple's tool does.
+    private func read(_ path: String) throws -> (value: PlistValue, format: PlistFormat) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path)
+        } catch let error as IOFailure {
+            throw FileFailure("(\(error.message))")
+        }
+        do {
+            return try PropertyList.read(bytes)
+        } catch let error as PlistError {
+            throw FileFailure("(\(error))")
+        }
+    }
+
+    private func edit(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as PlistError {
+            throw FileFailure(error.message)
+        }
+    }
+
+    /// Renders `value` and sends it to stdout or a file: `-o` wins; raw and type output, and input read from
+    /// stdin, go to stdout; otherwise the input file is rewritten (with its extension replaced by `-e`).
+    private func emit(_ value: PlistValue, as format: OutputFormat, for inputPath: String, creating: Bool = false) throws {
+        let bytes: [UInt8]
+        switch format {
+        case .plist(let plistFormat):
+            if plistFormat == .json, value.dictionaryValue == nil, value.arrayValue == nil {
+                throw FileFailure("Invalid object in plist for JSON format")
+            }
+            var options = PlistWriteOptions()
+            options.prettyPrinted = invocation.readable
+            do {
+                bytes = try PropertyList.writeBytes(value, format: plistFormat, options: options)
+            } catch let error as PlistError {
+                throw FileFailure(error.description)
+            }
+        case .raw:
+            bytes = creating ? [] : Array(PlistDescription.raw(value).utf8)
+        case .type:
+            bytes = Array(value.typeName.utf8)
+        }
+        let isText = format == .raw || format == .type
+        let toStandardOutput: Bool
+        if let output = invocation.outputPath {
+            toStandardOutput = output == "-"
+        } else {
+            toStandardOutput = isText || inputPath == "-"
+        }
+        do {
+            if toStandardOutput {
+                try FileIO.writeStandardOutput(isText && invocation.terminatingNewline ? bytes + [0x0A] : bytes)
+            } else {
+                let destination = invocation.outputPath ?? replacingExtension(of: inputPath)
+                try FileIO.write(bytes, to: destination)
+            }
+        } catch let error as IOFailure {
+            throw FileFailure("(\(error.message))")
+        }
+    }
+
+    /// `path` with its extension replaced by (or, when it has none, extended with) the `-e` extension.
+    private func replacingExtension(of path: String) -> String {
+        guard let ext = invocation.outputExtension else { return path }
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        let directory = String(path.dropLast(name.utf8.count))
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return directory + name[..<dot] + "." + ext
+        }
+        return path + "." + ext
+    }
+}
