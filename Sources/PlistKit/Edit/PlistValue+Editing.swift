@@ -16,7 +16,8 @@ extension PlistValue {
     /// Inserts `value` at `path` (`plutil -insert`).
     ///
     /// - In a dictionary the last component must be a new key (else `.duplicateKey`, "Value already exists at key
-    ///   path …"), unless `appending` is true and the existing value is an array, which then gets `value` appended.
+    ///   path …"), unless `appending` is true and the existing value is an array, which then gets `value` appended
+    ///   (a missing key is added as with a plain insert).
     /// - In an array the last component is an index `0…count`: the value is inserted there, shifting later
     ///   elements (`count` appends). With `appending`, the element at that index must be an array and gets `value`
     ///   appended.
@@ -135,9 +136,7 @@ extension PlistValue {
             self = .bool(false)
             defer { self = .dictionary(d) }
             guard let i = d.index(forKey: key) else {
-                if mode == .append {
-                    throw PlistError(.keyPath, "Appending to a non-array at key path \(path)", keyPath: path)
-                }
+                // A new key is simply added, even with `appending` (as Apple's tool does).
                 d.updateValue(value, forKey: key)
                 return
             }
@@ -170,7 +169,7 @@ extension PlistValue {
                 if i == a.count { a.append(value) } else { a[i] = value }
             case .append:
                 guard case .array(var inner) = a[i] else {
-                    throw PlistError(.keyPath, "Appending to a non-array at key path \(path)", keyPath: path)
+                    throw PlistError(.keyPath, "Attempt to append value to non-array at key path \(path)", keyPath: path)
                 }
                 a[i] = .bool(false)
                 inner.append(value)

@@ -103,6 +103,12 @@ public enum PlutilKeyOrder {
                         // Other control characters are ignorable in collation.
                         continue
                     }
+                } else if v == 0xDF || v == 0xC6 || v == 0xE6 {
+                    // ß, Æ, æ expand to two letters (ss, ae), differing from them only at the tertiary level.
+                    let (first, second): (UInt32, UInt32) = v == 0xDF ? (18, 18) : (0, 4)
+                    primary += [PlutilKeyOrder.letterBase + first, PlutilKeyOrder.letterBase + second]
+                    secondary += [0, 0]
+                    tertiary += v == 0xC6 ? [3, 3] : [2, 2]
                 } else if v >= 0xC0 && v <= 0xFF, case let (base, accent) = PlutilKeyOrder.latin1Letters[Int(v - 0xC0)],
                     base != 0
                 {

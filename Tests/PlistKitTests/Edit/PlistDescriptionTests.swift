@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import PlistKit
+
+/// `plutil -p` and `-extract … raw` text. Oracle: Apple's `plutil` run on the same documents (written by Foundation),
+/// except where that tool is wrong on Linux (data bytes without zero padding), where Darwin's `NSData` description
+/// format is the reference.
+@Suite struct PlistDescriptionTests {
+    static var config: RandomPlist.Config {
+        var c = RandomPlist.Config()
+        c.unicode = false  // the key order approximates ICU collation for ASCII and Latin-1 only
+        c.data = false  // Apple's Linux tool drops zero padding in data bytes; tested separately below
+        c.uids = false
+        c.float32 = false
+        c.dateYears = 1900...2100
+        c.negativeZero = false  // Foundation's XML writer (which makes the oracle's input) writes -0.0 as 0.0
+        return c
+    }
+
+    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason), arguments: 1...40)
+    func humanReadableMatchesApplePlutil(seed: UInt64) throws {
+        var random = RandomPlist(seed: seed, config: Self.config)
+        let value = random.value()
+        let dir = try ApplePlutil.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try ApplePlutil.writeTemporary(value, in: dir)
+        let apple = try ApplePlutil.run(["-p", file])
+        #expect(apple.status == 0)
+        #expect(PlistDescription.humanReadable(value) == apple.out)
+    }
+
+    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason), arguments: 1...10)
+    func rawMatchesApplePlutil(seed: UInt64) throws {
+        var config = Self.config
+        config.data = true
+        config.maxDepth = 1
+        var random = RandomPlist(seed: seed, config: config)
+        var document = PlistDictionary()
+        for i in 0..<12 { document["k\(i)"] = random.value(depth: 0) }
+        let dir = try ApplePlutil.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try ApplePlutil.writeTemporary(.dictionary(document), in: dir)
+        for (key, value) in document {
+            let apple = try ApplePlutil.run(["-extract", key, "raw", "-n", file])
+            #expect(apple.status == 0)
+            #expect(PlistDescription.raw(value) == apple.out, "\(key): \(value)")
+        }
+    }
+
+    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason))
+    func keyOrderMatchesApplePlutil() throws {
+        let keys = [
+            "_a", "a", "B", "[", "a01", "a1", "a001", "A1", "é", "e", "z", "Z", "1", "10", "9", "a2b", "a10b", "~", "",
+            "ä", "b", "A", "a1.5", "a1.10", " ", "-1", "$", "|", "!", "?", "@", "*", "\\", "&", "#", "%", "`", "^",
+            "+", "<", "=", ">", ",", ";", ":", ".", "'", "\"", "(", ")", "{", "}", "ß", "ss", "st", "sr", "Æ", "ae", "af", "æ", "Ø", "o", "ö", "Ö", "ñ", "n",
+            "x9", "x09", "x0", "x", "ab", "aB", "Ab", "AB", "a b", "a_b", "a-b", "0", "00", "007", "7",
+        ]
+        var document = PlistDictionary()
+        for (i, k) in keys.enumerated() { document[k] = .integer(PlistInteger(i)) }
+        let dir = try ApplePlutil.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try ApplePlutil.writeTemporary(.dictionary(document), in: dir)
+        let apple = try ApplePlutil.run(["-p", file])
+        let appleOrder = apple.out.split(separator: "\n").dropFirst().dropLast().map { line -> String in
+            let body = line.dropFirst(3)  // two spaces and the opening quote
+            return String(body[..<body.range(of: "\" => ")!.lowerBound])
+        }
+        #expect(PlutilKeyOrder.sorted(keys) == appleOrder)
+    }
+
+    /// Darwin's `NSData` description: all bytes up to 24, else the first 16 and last 8 in groups of four.
+    @Test func dataDescriptionFollowsDarwin() {
+        #expect(PlistDescription.dataDescription(Data()) == "{length = 0, bytes = 0x}")
+        #expect(PlistDescription.dataDescription(Data([1, 2, 3])) == "{length = 3, bytes = 0x010203}")
+        #expect(PlistDescription.dataDescription(Data(0..<24)) == "{length = 24, bytes = 0x" + (0..<24).map { String(format: "%02x", $0) }.joined() + "}")
+        #expect(PlistDescription.dataDescription(Data(0..<28))
+            == "{length = 28, bytes = 0x00010203 04050607 08090a0b 0c0d0e0f ... 14151617 18191a1b }")
+    }
+
+    @Test func percentFMatchesFoundation() {
+        for v in [0.0, -0.0, 1.5, 0.1, 1e100, -1e-7, 123456789.123, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .nan, .infinity, -.infinity] {
+            #expect(PlistDescription.percentF(v) == String(format: "%f", v))
+        }
+    }
+
+    @Test func datesAndRealsInHumanReadableForm() {
+        // Date.description and Swift's shortest round-trip Double spelling, as NSNumber/NSDate print them.
+        let date = PlistDate(Date(timeIntervalSince1970: 1_706_820_194))
+        #expect(PlistDescription.dateDescription(date) == "\(Date(timeIntervalSince1970: 1_706_820_194))")
+        #expect(PlistDescription.realDescription(PlistReal(Float(0.1))) == "\(NSNumber(value: Float(0.1)))")
+        #expect(PlistDescription.realDescription(PlistReal(1e100)) == "\(NSNumber(value: 1e100))")
+        #expect(PlistDescription.humanReadable(.uid(UID(5))) == "<CFKeyedArchiverUID>{value = 5}\n")
+        #expect(PlistDescription.raw(.uid(UID(5))) == "5")
+    }
+}
