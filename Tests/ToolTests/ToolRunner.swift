@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Runs the built `plutil` and the Swift toolchain's Apple `plutil` as real processes.
+enum ToolRunner {
+    struct Result: Equatable, CustomStringConvertible {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var out: String { String(decoding: stdout, as: UTF8.self) }
+        var description: String { "rc=\(status) stdout=\(out.debugDescription) stderr=\(stderr.debugDescription)" }
+    }
+
+    /// The `plutil` built with these tests: `$PLUTIL` if set, else next to the test bundle (the products directory
+    /// of the current build), else `.build/debug/plutil` under the package root.
+    static let ours: String? = {
+        var candidates: [String] = []
+        if let explicit = ProcessInfo.processInfo.environment["PLUTIL"] { candidates.append(explicit) }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("plutil").path)
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("plutil").path)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("plutil").path)
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/plutil").path)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Apple's `plutil` from the Swift toolchain (beside `swift`; a GNUstep `plutil` on PATH is a different tool).
+    static let apple: String? = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let swift = "\(dir)/swift"
+            guard FileManager.default.isExecutableFile(atPath: swift) else { continue }
+            let candidate = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("plutil").path
+            return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+        }
+        return nil
+    }()
+
+    static let oursMissing: Comment = "the built plutil was not found next to the test bundle (set PLUTIL to its path)"
+    static let appleMissing: Comment = "the Swift toolchain's plutil (next to `swift` on PATH) is the differential oracle"
+
+    /// Whether the built tool can read XML yet (the codec lands separately).
+    static let oursReadsXML: Bool = {
+        guard let dir = try? temporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("probe.plist")
+        guard (try? Data("<plist><dict/></plist>".utf8).write(to: file)) != nil,
+            let r = try? runOurs(["-lint", file.path])
+        else { return false }
+        return r.status == 0
+    }()
+    static let codecMissing: Comment = "the XML reader has not landed in this build of PlistKit"
+
+    static func runOurs(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
+        guard let ours else { throw CocoaError(.fileNoSuchFile) }
+        return try run(ours, arguments, input: input, in: directory)
+    }
+
+    static func runApple(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
+        guard let apple else { throw CocoaError(.fileNoSuchFile) }
+        return try run(apple, arguments, input: input, in: directory)
+    }
+
+    static func run(_ executable: String, _ arguments: [String], input: Data, in directory: URL?) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        let outBox = Box(), errBox = Box()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outBox.data = outPipe.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        inPipe.fileHandleForWriting.write(input)
+        try? inPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: outBox.data,
+                      stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    private final class Box: @unchecked Sendable { var data = Data() }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes a Foundation property-list object as XML (made by Foundation, independent of PlistKit).
+    static func writeXML(_ object: Any, to url: URL) throws {
+        try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0).write(to: url)
+    }
+
+    /// Parses any property list (or JSON) with Foundation, as a comparable `NSObject` tree.
+    static func parse(_ data: Data) throws -> NSObject {
+        if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? NSObject {
+            return plist
+        }
+        guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? NSObject else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return object
+    }
+}
