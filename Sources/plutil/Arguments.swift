@@ -1,14 +1,19 @@
 import PlistKit
 
-/// What an output is written as: a property-list format, `raw` text or the value's type name.
+/// What an output is written as: a property-list format, source literals, `raw` text or the value's type name.
 enum OutputFormat: Equatable {
     case plist(PlistFormat)
+    case swift
+    case objc(header: Bool)
     case raw
     case type
 
-    /// Parses a format argument (`xml1`, `binary1`, `json`, `openstep`, `gnustep`, `strings`, `raw`).
+    /// Parses a format argument (`xml1`, `binary1`, `json`, `openstep`, `gnustep`, `strings`, `swift`, `objc`,
+    /// `raw`).
     init(argument: String) throws {
         if argument == "raw" { self = .raw; return }
+        if argument == "swift" { self = .swift; return }
+        if argument == "objc" { self = .objc(header: false); return }
         guard let format = PlistFormat(plutilName: argument) else {
             throw ArgumentError("Unknown format specifier: \(argument)")
         }
@@ -21,7 +26,7 @@ enum Verb {
     case help
     case lint
     case print
-    case convert(PlistFormat)
+    case convert(OutputFormat)
     case insert(KeyPath, PlistValue, append: Bool)
     case replace(KeyPath, PlistValue)
     case remove(KeyPath)
@@ -58,8 +63,14 @@ struct Invocation {
         case "-p": verb = .print
         case "-convert":
             guard let name = args.popFirst() else { throw ArgumentError("Missing format specifier for command.") }
-            guard let format = PlistFormat(plutilName: name) else {
-                throw ArgumentError("Unknown format specifier: \(name)")
+            var format = try OutputFormat(argument: name)
+            if format == .raw { throw ArgumentError("Unknown format specifier: \(name)") }
+            if args.first == "-header" {
+                guard format == .objc(header: false) else {
+                    throw ArgumentError("-header is only valid for objc literal conversions.")
+                }
+                args.removeFirst()
+                format = .objc(header: true)
             }
             verb = .convert(format)
         case "-insert", "-replace":

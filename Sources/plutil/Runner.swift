@@ -54,7 +54,7 @@ struct Runner {
         case .print:
             FileIO.printOut(PlistDescription.humanReadable(try read(path).value))
         case .convert(let format):
-            try emit(try read(path).value, as: .plist(format), for: path)
+            try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
             var (document, format) = try read(path)
             try edit { try document.insert(value, at: keyPath, appending: append) }
@@ -123,6 +123,17 @@ struct Runner {
             } catch let error as PlistError {
                 throw FileFailure(error.description)
             }
+        case .swift, .objc:
+            do {
+                if format == .swift {
+                    bytes = Array(try PlistLiteral.swift(value, sourceName: inputPath).utf8)
+                } else {
+                    let outputName = invocation.outputPath ?? destinationPath(for: inputPath, format: format)
+                    bytes = Array(try PlistLiteral.objc(value, sourceName: inputPath, outputName: outputName).utf8)
+                }
+            } catch let error as PlistError {
+                throw FileFailure(error.message)
+            }
         case .raw:
             bytes = creating ? [] : Array(PlistDescription.raw(value).utf8)
         case .type:
@@ -139,21 +150,37 @@ struct Runner {
             if toStandardOutput {
                 try FileIO.writeStandardOutput(isText && invocation.terminatingNewline ? bytes + [0x0A] : bytes)
             } else {
-                let destination = invocation.outputPath ?? replacingExtension(of: inputPath)
+                let destination = invocation.outputPath ?? destinationPath(for: inputPath, format: format)
                 try FileIO.write(bytes, to: destination)
+                if format == .objc(header: true) {
+                    let header = try PlistLiteral.objcHeader(value, sourceName: inputPath)
+                    try FileIO.write(Array(header.utf8), to: withExtension(destination, "h"))
+                }
             }
         } catch let error as IOFailure {
             throw FileFailure("(\(error.message))")
         }
     }
 
-    /// `path` with its extension replaced by (or, when it has none, extended with) the `-e` extension.
-    private func replacingExtension(of path: String) -> String {
-        guard let ext = invocation.outputExtension else { return path }
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-        let directory = String(path.dropLast(name.utf8.count))
+    /// Where output for `inputPath` goes without `-o`: the input itself, with the `-e` extension if given; source
+    /// literals always get `.swift` / `.m` so the input is never overwritten with code.
+    private func destinationPath(for inputPath: String, format: OutputFormat) -> String {
+        var path = inputPath
+        if let ext = invocation.outputExtension { path = withExtension(path, ext) }
+        switch format {
+        case .swift: path = withExtension(path, "swift")
+        case .objc: path = withExtension(path, "m")
+        default: break
+        }
+        return path
+    }
+
+    /// `path` with its extension replaced by (or, when it has none, extended with) `ext`.
+    private func withExtension(_ path: String, _ ext: String) -> String {
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[nameStart...]
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return directory + name[..<dot] + "." + ext
+            return path[..<dot] + "." + ext
         }
         return path + "." + ext
     }

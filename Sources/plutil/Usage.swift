@@ -7,7 +7,8 @@ Command options are (-lint is the default):
  -help                         show this message and exit
  -lint                         check the property list files for syntax errors
  -convert fmt                  rewrite property list files in format
-                               fmt is one of: xml1 binary1 json openstep gnustep strings
+                               fmt is one of: xml1 binary1 json openstep gnustep strings swift objc
+                               note: objc can additionally create a header by adding -header
  -insert keypath -type value   insert a value into the property list before writing it out
                                keypath is a key-value coding key path, with one extension:
                                a numerical path component applied to an array will act on the object at that index in the array
