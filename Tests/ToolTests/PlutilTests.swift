@@ -204,7 +204,9 @@ import Testing
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let bin = dir.appendingPathComponent("in.bin")
-        try PropertyListSerialization.data(fromPropertyList: Self.sample(), format: .binary, options: 0).write(to: bin)
+        // No data: Apple's -p drops the zero padding of data bytes (see PlutilDifferenceTests).
+        try PropertyListSerialization.data(fromPropertyList: Self.sample(withData: false), format: .binary, options: 0)
+            .write(to: bin)
         let json = dir.appendingPathComponent("in.json")
         try Data(#"{"a":[1,2.5,true,"x",{"b":null}],"c":"d"}"#.replacingOccurrences(of: ",{\"b\":null}", with: "").utf8)
             .write(to: json)
@@ -227,7 +229,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.populate(dir)
         let original = try ToolRunner.parse(Data(contentsOf: dir.appendingPathComponent("j.plist")))
-        for format in ["binary1", "json", "xml1", "openstep", "json", "binary1", "xml1"] {
+        for format in ["binary1", "json", "xml1", "json", "binary1", "xml1"] {
             let r = try ToolRunner.runOurs(["-convert", format, "j.plist"], in: dir)
             #expect(r.status == 0, "\(format): \(r)")
         }
