@@ -89,7 +89,11 @@ struct Invocation {
             do {
                 value = try PlutilValueParser.parse(text, as: type)
             } catch let error as PlistError {
-                throw ArgumentError(type == .xml || type == .json ? "Unable to parse \(type.rawValue): \(error)" : error.message)
+                switch type {
+                case .xml: throw ArgumentError("Unable to parse xml property list: \(error)")
+                case .json: throw ArgumentError("Unable to parse JSON: \(error)")
+                default: throw ArgumentError(error.message)
+                }
             }
             var append = false
             if args.first == "-append" {
