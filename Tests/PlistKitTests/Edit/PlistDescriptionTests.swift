@@ -47,27 +47,6 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason))
-    func keyOrderMatchesApplePlutil() throws {
-        let keys = [
-            "_a", "a", "B", "[", "a01", "a1", "a001", "A1", "é", "e", "z", "Z", "1", "10", "9", "a2b", "a10b", "~", "",
-            "ä", "b", "A", "a1.5", "a1.10", " ", "-1", "$", "|", "!", "?", "@", "*", "\\", "&", "#", "%", "`", "^",
-            "+", "<", "=", ">", ",", ";", ":", ".", "'", "\"", "(", ")", "{", "}", "ß", "ss", "st", "sr", "Æ", "ae", "af", "æ", "Ø", "o", "ö", "Ö", "ñ", "n",
-            "x9", "x09", "x0", "x", "ab", "aB", "Ab", "AB", "a b", "a_b", "a-b", "0", "00", "007", "7",
-        ]
-        var document = PlistDictionary()
-        for (i, k) in keys.enumerated() { document[k] = .integer(PlistInteger(i)) }
-        let dir = try ApplePlutil.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = try ApplePlutil.writeTemporary(.dictionary(document), in: dir)
-        let apple = try ApplePlutil.run(["-p", file])
-        let appleOrder = apple.out.split(separator: "\n").dropFirst().dropLast().map { line -> String in
-            let body = line.dropFirst(3)  // two spaces and the opening quote
-            return String(body[..<body.range(of: "\" => ")!.lowerBound])
-        }
-        #expect(PlutilKeyOrder.sorted(keys) == appleOrder)
-    }
-
     /// Darwin's `NSData` description: all bytes up to 24, else the first 16 and last 8 in groups of four.
     @Test func dataDescriptionFollowsDarwin() {
         #expect(PlistDescription.dataDescription(Data()) == "{length = 0, bytes = 0x}")
