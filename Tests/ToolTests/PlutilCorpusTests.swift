@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `plutil -lint` over every Corpus file: valid ones print `file: OK`; invalid ones exit 1 with a message, naming the
+/// line when the manifest gives one (text formats).
+@Suite(.enabled(if: ToolRunner.ours != nil, ToolRunner.oursMissing)) struct PlutilCorpusTests {
+    struct Entry: CustomStringConvertible, Sendable {
+        var path: String
+        var error: String?
+        var line: Int?
+        var description: String { path }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus")
+
+    static let entries: [Entry] = {
+        guard let top = try? JSONSerialization.jsonObject(with: Data(contentsOf: corpus.appendingPathComponent("manifest.json")))
+            as? [String: Any], let sections = top["sections"] as? [String]
+        else { return [] }
+        var out: [Entry] = []
+        for section in sections {
+            let dir = corpus.appendingPathComponent(section)
+            guard let manifest = try? JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+                as? [String: Any], let files = manifest["files"] as? [[String: Any]]
+            else { continue }
+            for file in files {
+                guard let name = file["file"] as? String else { continue }
+                out.append(Entry(path: dir.appendingPathComponent(name).path, error: file["error"] as? String,
+                                 line: file["line"] as? Int))
+            }
+        }
+        return out
+    }()
+
+    @Test(.enabled(if: !entries.isEmpty, "the Corpus manifests list no files yet"), arguments: entries)
+    func lint(_ entry: Entry) throws {
+        let r = try ToolRunner.runOurs(["-lint", entry.path])
+        if entry.error == nil {
+            // A format whose reader has not landed is reported as unsupported, not as a crash.
+            if r.status != 0 && r.stderr.contains("not implemented") { return }
+            #expect(r.status == 0, "\(r)")
+            #expect(r.out == "\(entry.path): OK\n")
+        } else {
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.hasPrefix("\(entry.path): ("), "\(r)")
+            if let line = entry.line, !r.stderr.contains("not implemented") {
+                #expect(r.stderr.contains("line \(line)"), "\(r)")
+            }
+        }
+    }
+}
