@@ -125,7 +125,12 @@ struct JSONParser {
         }
         while true {
             skipSpace()
-            elements.append(try value(depth: depth + 1))
+            do {
+                elements.append(try value(depth: depth + 1))
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [String(elements.count)] + (e.keyPath?.components ?? []))
+                throw e
+            }
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an array", at: i) }
             if b[i] == 0x2C {
