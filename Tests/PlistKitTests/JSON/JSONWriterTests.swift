@@ -118,6 +118,14 @@ import Testing
         _ = try PropertyList.writeBytes(value, format: .json, options: options)
     }
 
+    @Test func rewritesApplePlutilPrettyOutputByteForByte() throws {
+        // Corpus/json/plutil-pretty.json is the toolchain plutil's `-convert json -r` output, kept as a file.
+        let url = CorpusTests.root.appendingPathComponent("json/plutil-pretty.json")
+        let apple = [UInt8](try Data(contentsOf: url))
+        let value = try apple.withUnsafeBytes { try PropertyList.read($0, as: .json) }
+        #expect(S.text(try S.ours(value, pretty: true)) == S.text(apple))
+    }
+
     @Test(.enabled(if: JSONTestSupport.applePlutil != nil, "the Swift toolchain's Apple plutil was not found next to swift"))
     func matchesTheToolchainPlutilByteForByte() throws {
         let plutil = try #require(JSONTestSupport.applePlutil)
