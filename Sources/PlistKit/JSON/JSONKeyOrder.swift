@@ -27,10 +27,6 @@ enum JSONKeyOrder {
         return t
     }()
 
-    private static let digitRank: UInt32 = {
-        UInt32(rank[0x30])
-    }()
-
     /// Whether `a` sorts before `b` in plutil's order.
     static func less(_ a: String, _ b: String) -> Bool {
         let r = a.utf8.withContiguousStorageIfAvailable { pa in
@@ -50,9 +46,13 @@ enum JSONKeyOrder {
 
     private struct Cursor {
         let s: UnsafeBufferPointer<UInt8>
+        let rank: UnsafeBufferPointer<UInt16>
         var i = 0
 
-        init(_ s: UnsafeBufferPointer<UInt8>) { self.s = s }
+        init(_ s: UnsafeBufferPointer<UInt8>, _ rank: UnsafeBufferPointer<UInt16>) {
+            self.s = s
+            self.rank = rank
+        }
 
         /// The next primary element, skipping ignorables; also reports the case of a letter (true = upper).
         mutating func next() -> (Element, Bool) {
@@ -68,7 +68,7 @@ enum JSONKeyOrder {
                         i = j
                         return (.number(run), false)
                     }
-                    let r = JSONKeyOrder.rank[Int(c)]
+                    let r = rank[Int(c)]
                     i += 1
                     if r == 0 { continue }
                     return (.weight(UInt32(r)), c >= 0x41 && c <= 0x5A)
@@ -97,7 +97,14 @@ enum JSONKeyOrder {
 
     /// Negative, zero or positive as `a` sorts before, with or after `b`.
     static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        var x = Cursor(a), y = Cursor(b)
+        rank.withUnsafeBufferPointer { compare(a, b, $0) }
+    }
+
+    private static func compare(
+        _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ rank: UnsafeBufferPointer<UInt16>
+    ) -> Int {
+        let digitRank = UInt32(rank[0x30])
+        var x = Cursor(a, rank), y = Cursor(b, rank)
         var caseOrder = 0
         while true {
             let (ea, ua) = x.next()

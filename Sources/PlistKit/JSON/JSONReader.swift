@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads JSON (RFC 8259, strictly) into a property-list value, with `plutil`'s typing rules.
 ///
 /// - Input must be UTF-8 (a leading byte-order mark is skipped); invalid UTF-8 is an `.encoding` error at its offset.
@@ -172,15 +180,17 @@ struct JSONParser {
                 e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
                 throw e
             }
-            switch duplicateKeys {
-            case .lastWins: dict.updateValue(v, forKey: key)
-            case .firstWins: dict.insertIfAbsent(v, forKey: key)
-            case .reject:
-                if !dict.insertIfAbsent(v, forKey: key) {
+            if let existing = Self.position(of: key, in: dict) {
+                switch duplicateKeys {
+                case .lastWins: dict._values[existing] = v
+                case .firstWins: break
+                case .reject:
                     var e = error(.duplicateKey, "the key \"\(key)\" appears twice in one object", at: keyAt)
                     e.keyPath = KeyPath(components: [key])
                     throw e
                 }
+            } else {
+                dict.appendNew(key, v)
             }
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an object", at: i) }
@@ -196,6 +206,27 @@ struct JSONParser {
         }
     }
 
+    /// Where `key` already is in `dict` (exact bytes): a length-and-memcmp scan for small dictionaries, the
+    /// dictionary's hash index for large ones.
+    @inline(__always)
+    static func position(of key: String, in dict: PlistDictionary) -> Int? {
+        if dict._index != nil { return dict.index(forKey: key) }
+        let keys = dict._keys
+        if keys.isEmpty { return nil }
+        let found = key.utf8.withContiguousStorageIfAvailable { kb -> Int? in
+            let count = kb.count
+            for (i, k) in keys.enumerated() where k.utf8.count == count {
+                let same = k.utf8.withContiguousStorageIfAvailable { other in
+                    count == 0 || memcmp(other.baseAddress!, kb.baseAddress!, count) == 0
+                }
+                if same ?? k.utf8.elementsEqual(kb) { return i }
+            }
+            return nil
+        }
+        if let found { return found }
+        return dict.index(forKey: key)
+    }
+
     // MARK: Strings
 
     /// A string literal starting at the opening quote.
@@ -206,6 +237,14 @@ struct JSONParser {
         var ascii = true
         // Fast scan: most strings have no escapes.
         while i < n {
+            if i + 8 <= n {
+                let word = (b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                if !SWAR.hasJSONSpecial(word, slash: false) {
+                    if word & SWAR.high != 0 { ascii = false }
+                    i += 8
+                    continue
+                }
+            }
             let c = b[i]
             if c == 0x22 {
                 let run = UnsafeRawBufferPointer(rebasing: b[start..<i])

@@ -134,6 +134,11 @@ struct JSONEmitter {
         var start = 0
         var i = 0
         while i < n {
+            // Eight bytes at a time while none needs an escape.
+            if i + 8 <= n, !SWAR.hasJSONSpecial(UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self), slash: true) {
+                i += 8
+                continue
+            }
             let c = buf[i]
             if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x2F {
                 if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }

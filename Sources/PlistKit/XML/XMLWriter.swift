@@ -136,6 +136,13 @@ struct XMLEmitter {
         var start = 0
         var i = 0
         while i < n {
+            if i + 8 <= n {
+                let word = UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                if !(SWAR.hasByte(word, 0x26) || SWAR.hasByte(word, 0x3C) || SWAR.hasByte(word, 0x3E)) {
+                    i += 8
+                    continue
+                }
+            }
             let c = buf[i]
             // '&' 0x26, '<' 0x3C, '>' 0x3E: one comparison rules out most bytes.
             if c <= 0x3E && (c == 0x26 || c == 0x3C || c == 0x3E) {
