@@ -30,7 +30,7 @@ enum XMLReader {
         }
         defer { xmlFreeParserCtxt(ctxt) }
 
-        let builder = XMLReaderBuilder(ctxt: ctxt, options: options)
+        let builder = XMLReaderBuilder(ctxt: ctxt, options: options, input: bytes)
         installHandlers(ctxt)
         ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
         var parseOptions = Int32(bitPattern: XML_PARSE_NONET.rawValue)
@@ -84,7 +84,7 @@ enum XMLReader {
         h.reference = { ctx, name in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            readerBuilder(ctx).fail(.syntax, "unknown entity reference &\(n);")
+            readerBuilder(ctx).fail(.syntax, "unknown entity reference &\(n);", exact: true)
         }
         // Never resolve or load anything external.
         h.resolveEntity = { _, _, _ in nil }
@@ -135,7 +135,17 @@ extension XMLReaderBuilder {
         let offset = currentOffset
         var kind = PlistError.Kind.syntax
         switch code {
-        case XML_ERR_INVALID_CHAR, XML_ERR_INVALID_ENCODING, XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING:
+        case XML_ERR_INVALID_CHAR, XML_ERR_INVALID_ENCODING:
+            // Invalid UTF-8 (when libxml2 did not transcode): report the first bad byte exactly.
+            if ctxt.pointee.input?.pointee.buf?.pointee.encoder == nil, let bad = UTF8Validation.firstInvalidOffset(input) {
+                let (l, c) = TextPosition.lineColumn(of: bad, in: input)
+                record(PlistError(.encoding, "invalid UTF-8 at byte offset \(bad)", format: .xml, offset: bad,
+                                  line: l, column: c))
+                return
+            }
+            // Otherwise a character XML does not allow (such as a raw control character).
+            kind = code == XML_ERR_INVALID_ENCODING ? .encoding : .syntax
+        case XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING:
             kind = .encoding
         case XML_ERR_DOCUMENT_EMPTY:
             kind = .rootCount
@@ -174,5 +184,36 @@ extension XMLReaderBuilder {
         guard p + 1 < end, p.pointee == 0x3C else { return false }
         let next = (p + 1).pointee
         return next != 0x21 && next != 0x3F && next != 0x2F
+    }
+}
+
+/// Strict UTF-8 checking (no overlong forms, surrogates or values above U+10FFFF), used only to pinpoint an error.
+enum UTF8Validation {
+    /// The offset of the first byte that does not start a valid UTF-8 sequence, or nil when all of `b` is valid.
+    static func firstInvalidOffset(_ b: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            let c1 = b[i + 1]
+            guard c1 >= low, c1 <= high else { return i }
+            for k in 2..<max(2, length) where b[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
     }
 }

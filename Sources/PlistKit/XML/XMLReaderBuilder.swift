@@ -36,6 +36,8 @@ final class XMLReaderBuilder {
 
     let ctxt: xmlParserCtxtPtr
     let options: PlistReadOptions
+    /// The caller's bytes (valid for the duration of the parse), for precise error offsets.
+    let input: UnsafeRawBufferPointer
     /// The element names interned in this parser's dictionary, so a tag is identified by one pointer comparison.
     private var names: [(UnsafePointer<xmlChar>, Tag)] = []
 
@@ -55,8 +57,9 @@ final class XMLReaderBuilder {
     /// The finished root value.
     private(set) var root: PlistValue? = nil
 
-    init(ctxt: xmlParserCtxtPtr, options: PlistReadOptions) {
+    init(ctxt: xmlParserCtxtPtr, options: PlistReadOptions, input: UnsafeRawBufferPointer) {
         self.ctxt = ctxt
+        self.input = input
         self.options = options
         values.reserveCapacity(64)
         frames.reserveCapacity(16)
@@ -95,11 +98,23 @@ final class XMLReaderBuilder {
         return KeyPath(components: components)
     }
 
-    /// Records the first error and stops libxml2.
-    func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil) {
+    /// Records the first error and stops libxml2. The position is the start (`<`) of the tag the parser is at, or of
+    /// the element that began at `offset`.
+    func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil, exact: Bool = false) {
         guard error == nil else { return }
-        error = PlistError(kind, message, format: .xml, offset: offset ?? currentOffset, keyPath: keyPath)
+        let at = offset ?? currentOffset
+        error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: keyPath)
         xmlStopParser(ctxt)
+    }
+
+    /// Walks back from `offset` (inside or just after a tag) to that tag's `<`; attribute values cannot contain `<`.
+    private func tagStart(_ offset: Int) -> Int {
+        guard let input = ctxt.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return offset }
+        let local = offset - Int(input.pointee.consumed)
+        guard local >= 0, local <= end - base else { return offset }
+        var p = base + min(local, end - base - 1)
+        while p > base, p.pointee != 0x3C { p -= 1 }
+        return p.pointee == 0x3C ? Int(input.pointee.consumed) + (p - base) : offset
     }
 
     /// Records an error reported by libxml2 (already positioned by the caller).
@@ -257,10 +272,17 @@ final class XMLReaderBuilder {
             let c = bytes[i]
             if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) {
                 let where_ = frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element"
-                fail(.syntax, "unexpected text \(where_)")
+                fail(.syntax, "unexpected text \(where_)", offset: textOffset(bytes, i), exact: true)
                 return
             }
         }
+    }
+
+    /// The offset of `bytes[i]` when libxml2 hands us text straight from its input buffer, else the cursor.
+    private func textOffset(_ bytes: UnsafePointer<xmlChar>, _ i: Int) -> Int {
+        guard let input = ctxt.pointee.input, let base = input.pointee.base, let end = input.pointee.end,
+              bytes >= base, bytes < end else { return currentOffset }
+        return Int(input.pointee.consumed) + (bytes - base) + i
     }
 
     private func finishScalar(_ t: Tag) {

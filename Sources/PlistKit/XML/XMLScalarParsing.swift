@@ -112,25 +112,22 @@ enum XMLScalarParsing {
 
     private static func specialReal(_ b: UnsafeRawBufferPointer) -> Double? {
         guard (3...9).contains(b.count) else { return nil }
-        var word: (UInt64, Int) = (0, 0)
-        for c in b {
-            guard c < 0x80 else { return nil }
-            let lower = (c >= 0x41 && c <= 0x5A) ? c | 0x20 : c
-            word.0 = word.0 << 8 | UInt64(lower)
-            word.1 += 1
+        for (word, value) in specialWords where word.count == b.count {
+            var match = true
+            for (k, c) in word.enumerated() {
+                let x = b[k]
+                if (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) != c { match = false; break }
+            }
+            if match { return value }
         }
-        func code(_ s: StaticString) -> UInt64 {
-            var v: UInt64 = 0
-            s.withUTF8Buffer { for c in $0 { v = v << 8 | UInt64(c) } }
-            return v
-        }
-        switch word.0 {
-        case code("nan"): return .nan
-        case code("inf"), code("+inf"), code("infinity"), code("+infinity"): return .infinity
-        case code("-inf"), code("-infinity"): return -.infinity
-        default: return nil
-        }
+        return nil
     }
+
+    private static let specialWords: [([UInt8], Double)] = [
+        (Array("nan".utf8), .nan), (Array("inf".utf8), .infinity), (Array("+inf".utf8), .infinity),
+        (Array("-inf".utf8), -.infinity), (Array("infinity".utf8), .infinity), (Array("+infinity".utf8), .infinity),
+        (Array("-infinity".utf8), -.infinity),
+    ]
 
     /// The length of a whitespace character at `i` (ASCII white space or a Unicode space separator), else nil.
     private static func unicodeSpaceLength(_ b: UnsafeRawBufferPointer, _ i: Int) -> Int? {
