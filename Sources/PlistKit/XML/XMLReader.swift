@@ -42,7 +42,7 @@ enum XMLReader {
         _ = xmlCtxtUseOptions(ctxt, parseOptions)
         _ = withExtendedLifetime(builder) { xmlParseDocument(ctxt) }
 
-        if let error = builder.error { throw locate(error, ctxt: ctxt, in: bytes) }
+        if builder.failed, let error = builder.error { throw locate(error, ctxt: ctxt, in: bytes) }
         if ctxt.pointee.wellFormed == 0 {
             throw locate(PlistError(.syntax, "the document is not well-formed XML", format: .xml), ctxt: ctxt, in: bytes)
         }
@@ -59,38 +59,38 @@ enum XMLReader {
         h.initialized = XML_SAX2_MAGIC
         h.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
             guard let ctx, let localname else { return }
-            readerBuilder(ctx).startElement(localname, prefix: prefix)
+            withReaderBuilder(ctx) { $0.startElement(localname, prefix: prefix) }
         }
         h.endElementNs = { ctx, _, _, _ in
             guard let ctx else { return }
-            readerBuilder(ctx).endElement()
+            withReaderBuilder(ctx) { $0.endElement() }
         }
         h.characters = { ctx, ch, len in
             guard let ctx, let ch else { return }
-            readerBuilder(ctx).characters(ch, Int(len))
+            withReaderBuilder(ctx) { $0.characters(ch, Int(len)) }
         }
         h.ignorableWhitespace = h.characters
         h.cdataBlock = h.characters
         h.entityDecl = { ctx, name, _, _, _, _ in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            readerBuilder(ctx).fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)")
+            withReaderBuilder(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
         }
         h.unparsedEntityDecl = { ctx, name, _, _, _ in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            readerBuilder(ctx).fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)")
+            withReaderBuilder(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
         }
         h.reference = { ctx, name in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            readerBuilder(ctx).fail(.syntax, "unknown entity reference &\(n);", exact: true)
+            withReaderBuilder(ctx) { $0.fail(.syntax, "unknown entity reference &\(n);", exact: true) }
         }
         // Never resolve or load anything external.
         h.resolveEntity = { _, _, _ in nil }
         h.serror = { ctx, error in
             guard let ctx, let error else { return }
-            readerBuilder(ctx).libxml2Error(error.pointee)
+            withReaderBuilder(ctx) { $0.libxml2Error(error.pointee) }
         }
         sax.pointee = h
     }
@@ -120,9 +120,10 @@ enum XMLReader {
 }
 
 /// The builder behind a parser's `userData` (a file-level function: C callbacks cannot capture context).
+/// The builder is kept alive by `read` for the whole parse, so no retain is taken here.
 @inline(__always)
-private func readerBuilder(_ ctx: UnsafeMutableRawPointer) -> XMLReaderBuilder {
-    Unmanaged<XMLReaderBuilder>.fromOpaque(ctx).takeUnretainedValue()
+private func withReaderBuilder(_ ctx: UnsafeMutableRawPointer, _ body: (XMLReaderBuilder) -> Void) {
+    Unmanaged<XMLReaderBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
 }
 
 extension XMLReaderBuilder {

@@ -39,23 +39,25 @@ final class XMLReaderBuilder {
     /// The caller's bytes (valid for the duration of the parse), for precise error offsets.
     let input: UnsafeRawBufferPointer
     /// The element names interned in this parser's dictionary, so a tag is identified by one pointer comparison.
-    private var names: [(UnsafePointer<xmlChar>, Tag)] = []
+    @exclusivity(unchecked) private var names: [(UnsafePointer<xmlChar>, Tag)] = []
 
-    private var frames: [Frame] = []
-    private var values: [PlistValue] = []
-    private var keys: [String] = []
-    private var containerDepth = 0
-    private var objectCount = 0
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    @exclusivity(unchecked) private var values: [PlistValue] = []
+    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var containerDepth = 0
+    @exclusivity(unchecked) private var objectCount = 0
 
     /// The open scalar element (`<string>`, `<key>`, …), its text so far, and where it started.
-    private var scalar: Tag? = nil
-    private var text: [UInt8] = []
-    private var scalarOffset = 0
+    @exclusivity(unchecked) private var scalar: Tag? = nil
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var scalarOffset = 0
 
     /// The first failure, from either the plist grammar or libxml2; later ones are ignored.
-    private(set) var error: PlistError? = nil
+    @exclusivity(unchecked) private(set) var error: PlistError? = nil
+    /// `error != nil`, as a plain flag for the hot paths.
+    @exclusivity(unchecked) private(set) var failed = false
     /// The finished root value.
-    private(set) var root: PlistValue? = nil
+    @exclusivity(unchecked) private(set) var root: PlistValue? = nil
 
     init(ctxt: xmlParserCtxtPtr, options: PlistReadOptions, input: UnsafeRawBufferPointer) {
         self.ctxt = ctxt
@@ -101,7 +103,8 @@ final class XMLReaderBuilder {
     /// Records the first error and stops libxml2. The position is the start (`<`) of the tag the parser is at, or of
     /// the element that began at `offset`.
     func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil, exact: Bool = false) {
-        guard error == nil else { return }
+        guard !failed else { return }
+        failed = true
         let at = offset ?? currentOffset
         error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: keyPath)
         xmlStopParser(ctxt)
@@ -119,7 +122,8 @@ final class XMLReaderBuilder {
 
     /// Records an error reported by libxml2 (already positioned by the caller).
     func record(_ e: PlistError) {
-        guard error == nil else { return }
+        guard !failed else { return }
+        failed = true
         var e = e
         if e.keyPath == nil { e.keyPath = keyPath }
         error = e
@@ -134,7 +138,7 @@ final class XMLReaderBuilder {
     }
 
     func startElement(_ localname: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) {
-        guard error == nil else { return }
+        guard !failed else { return }
         if let open = scalar {
             fail(.syntax, "unexpected element <\(String(cString: localname))> inside <\(open.name)>")
             return
@@ -188,7 +192,7 @@ final class XMLReaderBuilder {
     }
 
     func endElement() {
-        guard error == nil else { return }
+        guard !failed else { return }
         if let t = scalar {
             scalar = nil
             finishScalar(t)
@@ -227,6 +231,18 @@ final class XMLReaderBuilder {
         for j in 0..<count {
             let key = keys[frame.keyStart + j]
             let value = values[frame.valueStart + j]
+            // Fast path: a key not seen before in this dictionary is appended without a second lookup.
+            if j < PlistDictionary.indexThreshold {
+                var seen = false
+                for k in frame.keyStart..<(frame.keyStart + j) where Self.exactlyEqual(keys[k], key) {
+                    seen = true
+                    break
+                }
+                if !seen {
+                    d.appendNew(key, value)
+                    continue
+                }
+            }
             switch options.duplicateKeys {
             case .lastWins:
                 d.updateValue(value, forKey: key)
@@ -247,6 +263,13 @@ final class XMLReaderBuilder {
         return .dictionary(d)
     }
 
+    /// Exact scalar equality; `==` (canonical equivalence) first, because unequal strings are told apart fastest
+    /// that way and exact equality implies it.
+    @inline(__always)
+    private static func exactlyEqual(_ a: String, _ b: String) -> Bool {
+        a == b && a.utf8.elementsEqual(b.utf8)
+    }
+
     @inline(__always)
     private func push(_ value: PlistValue) {
         objectCount += 1
@@ -258,7 +281,7 @@ final class XMLReaderBuilder {
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
-        guard error == nil, count > 0 else { return }
+        guard !failed, count > 0 else { return }
         if let t = scalar {
             if t == .true || t == .false {
                 fail(.invalidValue, "encountered non-empty <\(t.name)>")
