@@ -19,6 +19,24 @@ import CLibXML2
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
+        guard let wide = XMLReaderInputEncoding.detect(bytes) else {
+            return try parse(bytes, options: options, ignoreDeclaredEncoding: false)
+        }
+        let utf8 = try wide.utf8(bytes)
+        return try utf8.withUnsafeBytes { converted in
+            do {
+                return try parse(converted, options: options, ignoreDeclaredEncoding: true)
+            } catch var e as PlistError {
+                if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
+                throw e
+            }
+        }
+    }
+
+    /// Parses UTF-8 input, or input in an encoding libxml2 converts itself (`encoding="ISO-8859-1"` and the like).
+    private static func parse(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
+    ) throws -> PlistValue {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)
         }
@@ -34,13 +52,23 @@ enum XMLReader {
         installHandlers(ctxt)
         ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
         var parseOptions = Int32(bitPattern: XML_PARSE_NONET.rawValue)
+        if ignoreDeclaredEncoding { parseOptions |= Int32(bitPattern: XML_PARSE_IGNORE_ENC.rawValue) }
         // libxml2 stops at 256 nested elements unless XML_PARSE_HUGE: raise it only when the caller's depth cap
         // needs more than LibXML2Setup could provide (our own depth check still applies).
         if options.maxDepth + 2 > LibXML2Setup.elementDepthWithoutHuge {
             parseOptions |= Int32(bitPattern: XML_PARSE_HUGE.rawValue)
         }
         _ = xmlCtxtUseOptions(ctxt, parseOptions)
+        // Encoding-conversion errors carry no parser context and go to the calling thread's handler (libxml2 keeps
+        // it per thread), not to the SAX handler: route this thread's to the builder for the parse, then restore it.
+        let savedHandler = __xmlStructuredError()?.pointee
+        let savedContext = __xmlStructuredErrorContext()?.pointee
+        xmlSetStructuredErrorFunc(ctxt.pointee.userData) { ctx, error in
+            guard let ctx, let error else { return }
+            withReaderBuilder(ctx) { $0.libxml2Error(error.pointee) }
+        }
         _ = withExtendedLifetime(builder) { xmlParseDocument(ctxt) }
+        xmlSetStructuredErrorFunc(savedContext ?? nil, savedHandler ?? nil)
 
         if builder.failed, let error = builder.error { throw locate(error, ctxt: ctxt, in: bytes) }
         if ctxt.pointee.wellFormed == 0 {
@@ -133,6 +161,10 @@ extension XMLReaderBuilder {
         var message = x.message.map { String(cString: $0) } ?? "XML error \(x.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         let code = xmlParserErrors(rawValue: UInt32(bitPattern: x.code))
+        if x.domain == Int32(bitPattern: XML_FROM_I18N.rawValue) {
+            record(PlistError(.encoding, message, format: .xml, offset: currentOffset))
+            return
+        }
         let offset = currentOffset
         var kind = PlistError.Kind.syntax
         switch code {
