@@ -53,6 +53,19 @@ enum ToolRunner {
     }()
     static let codecMissing: Comment = "the XML reader has not landed in this build of PlistKit"
 
+    /// Whether the built tool reads and writes binary plists yet.
+    static let oursHandlesBinary: Bool = {
+        guard oursReadsXML, let dir = try? temporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("probe.plist")
+        guard (try? Data("<plist><dict/></plist>".utf8).write(to: file)) != nil,
+            (try? runOurs(["-convert", "binary1", file.path]))?.status == 0,
+            let r = try? runOurs(["-lint", file.path])
+        else { return false }
+        return r.status == 0
+    }()
+    static let binaryMissing: Comment = "the binary reader and writer have not landed in this build of PlistKit"
+
     static func runOurs(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
         guard let ours else { throw CocoaError(.fileNoSuchFile) }
         return try run(ours, arguments, input: input, in: directory)
