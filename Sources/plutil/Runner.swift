@@ -110,6 +110,13 @@ struct Runner {
     /// Renders `value` and sends it to stdout or a file: `-o` wins; raw and type output, and input read from
     /// stdin, go to stdout; otherwise the input file is rewritten (with its extension replaced by `-e`).
     private func emit(_ value: PlistValue, as format: OutputFormat, for inputPath: String, creating: Bool = false) throws {
+        let isText = format == .raw || format == .type
+        let toStandardOutput: Bool
+        if let output = invocation.outputPath {
+            toStandardOutput = output == "-"
+        } else {
+            toStandardOutput = isText || inputPath == "-"
+        }
         let bytes: [UInt8]
         switch format {
         case .plist(let plistFormat):
@@ -128,7 +135,7 @@ struct Runner {
                 if format == .swift {
                     bytes = Array(try PlistLiteral.swift(value, sourceName: inputPath).utf8)
                 } else {
-                    let outputName = invocation.outputPath ?? destinationPath(for: inputPath, format: format)
+                    let outputName = toStandardOutput ? "-" : invocation.outputPath ?? destinationPath(for: inputPath, format: format)
                     bytes = Array(try PlistLiteral.objc(value, sourceName: inputPath, outputName: outputName).utf8)
                 }
             } catch let error as PlistError {
@@ -138,13 +145,6 @@ struct Runner {
             bytes = creating ? [] : Array(PlistDescription.raw(value).utf8)
         case .type:
             bytes = Array(value.typeName.utf8)
-        }
-        let isText = format == .raw || format == .type
-        let toStandardOutput: Bool
-        if let output = invocation.outputPath {
-            toStandardOutput = output == "-"
-        } else {
-            toStandardOutput = isText || inputPath == "-"
         }
         do {
             if toStandardOutput {

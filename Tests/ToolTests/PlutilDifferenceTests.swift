@@ -113,6 +113,13 @@ final class PlutilDifferenceTests {
         #expect(r.stderr.range(of: #"^bad\.plist: \(.*line 1:\d+.*\)\n$"#, options: .regularExpression) != nil, "\(r.stderr)")
     }
 
+    /// Apple writes `#import "-.h"` (a header that cannot exist) when the literal goes to stdout.
+    @Test func objcToStandardOutputImportsNoHeader() throws {
+        let r = try run(["-convert", "objc", "-"], stdin: try Data(contentsOf: dir.appendingPathComponent("lit.plist")))
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("/// Generated from <stdin>\n"))
+    }
+
     /// Apple's Swift literal is `%f`-rounded, unescaped and leaves mixed or empty collections untyped (which does
     /// not compile); ours is checked by compiling it in PlistLiteralTests. Here: the file goes next to the input.
     @Test func swiftLiteralIsWrittenBesideTheInput() throws {

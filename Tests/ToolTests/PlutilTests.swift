@@ -28,12 +28,14 @@ import Testing
     static let sampleKeys = ["s", "i", "big", "r", "t", "f", "d", "da", "arr", "dict"]
 
     /// Writes the standard inputs into `dir`: `in.plist` (everything), `nodata.plist` (no data), `j.plist` (JSON-safe),
-    /// `bad.plist` (a key without a value).
+    /// `bad.plist` (a key without a value), `lit.plist` (only what Objective-C literals print the same way in both tools).
     static func populate(_ dir: URL) throws {
         try ToolRunner.writeXML(sample(), to: dir.appendingPathComponent("in.plist"))
         try ToolRunner.writeXML(sample(withData: false), to: dir.appendingPathComponent("nodata.plist"))
         try ToolRunner.writeXML(sample(withData: false, withDate: false), to: dir.appendingPathComponent("j.plist"))
         try Data("<plist><dict><key>a</key></dict></plist>".utf8).write(to: dir.appendingPathComponent("bad.plist"))
+        let literal: NSDictionary = ["a": 1, "b": ["x", true, false, -7] as NSArray, "c": ["d": "e"] as NSDictionary]
+        try ToolRunner.writeXML(literal, to: dir.appendingPathComponent("lit.plist"))
     }
 
     enum Stdout { case bytes, parsed, ignore }
@@ -135,7 +137,7 @@ import Testing
         ["-replace", "x.y", "-string", "v", "in.plist"],
         ["-remove", "arr.1", "-o", "-", "in.plist"], ["-remove", "dict.a\\.b", "-o", "-", "in.plist"],
         ["-remove", "nope", "in.plist"], ["-remove", "arr.7", "in.plist"],
-        ["-create", "xml1", "-"],
+        ["-create", "xml1", "-"], ["-convert", "objc", "-o", "-", "lit.plist"], ["-convert", "objc", "-o", "-", "in.plist"],
     ]
 
     @Test(.enabled(if: ToolRunner.apple != nil, ToolRunner.appleMissing),
