@@ -113,6 +113,18 @@ final class PlutilDifferenceTests {
         #expect(r.stderr.range(of: #"^bad\.plist: \(.*line 1:\d+.*\)\n$"#, options: .regularExpression) != nil, "\(r.stderr)")
     }
 
+    /// Apple's tool holds dictionaries as Swift `[String: Any]`, whose keys compare by canonical equivalence, so
+    /// `é` (U+00E9) and `e` + U+0301 collapse into one entry in `-p` and raw output.
+    @Test func canonicallyEquivalentKeysStayDistinct() throws {
+        let xml = "<plist><dict><key>\u{E9}</key><integer>1</integer><key>e\u{301}</key><integer>2</integer></dict></plist>"
+        try Data(xml.utf8).write(to: dir.appendingPathComponent("nfc.plist"))
+        let p = try run(["-p", "nfc.plist"])
+        #expect(p.status == 0)
+        #expect(p.out.components(separatedBy: " => ").count == 3, "\(p.out)")
+        let raw = try run(["-extract", "", "raw", "nfc.plist"])
+        #expect(raw.out.unicodeScalars.filter { $0 == "\n" }.count == 2, "two keys, then the final newline")
+    }
+
     /// Apple writes `#import "-.h"` (a header that cannot exist) when the literal goes to stdout.
     @Test func objcToStandardOutputImportsNoHeader() throws {
         let r = try run(["-convert", "objc", "-"], stdin: try Data(contentsOf: dir.appendingPathComponent("lit.plist")))

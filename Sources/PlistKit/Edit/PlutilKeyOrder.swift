@@ -3,9 +3,10 @@
 /// Apple's tool sorts with `compare(options: [.numeric, .caseInsensitive, .forcedOrdering], locale: root)`, which is
 /// ICU root-locale collation with numeric digit runs. This is a compact approximation of that collation that agrees
 /// with it on ASCII and Latin-1 letters:
-/// - primary level: white space < punctuation and symbols (in ICU's order `_-,;:!?.'"()[]{}@*/\&#%`^+<=>|~$`) <
-///   digit runs (compared by numeric value, leading zeros ignored) < letters (by base letter) < everything else
-///   (by scalar value);
+/// - primary level: white space < punctuation and symbols (in ICU's order `_-,;:!?.'"()[]{}@*/\&#%`^+<=>|~$`, other
+///   punctuation after `%`, other symbols after `~`, other currency after `$`) < digit runs (compared by numeric
+///   value, leading zeros ignored) < Latin letters (by base letter) < other letters (by lower-case scalar value,
+///   which keeps scripts together: Greek < Cyrillic < Han);
 /// - secondary level: accents (`a` < `á` < `à` < `â` < `å` < `ä` < `ã`);
 /// - tertiary level: case (lower before upper);
 /// - forced ordering: shorter first, then UTF-16 code units, so distinct keys never compare equal.
@@ -35,16 +36,20 @@ public enum PlutilKeyOrder {
         }.map { $0.1 }
     }
 
-    // Primary weight bands.
-    private static let digitRunMarker: UInt32 = 100
-    private static let letterBase: UInt32 = 200
+    // Primary weight bands. ASCII punctuation weighs 4, 8, 12, …; other punctuation and symbols slot in one above
+    // the ASCII character they follow (`%`, `~`, `$`).
+    private static let digitRunMarker: UInt32 = 500
+    private static let letterBase: UInt32 = 600
     private static let otherBase: UInt32 = 1000
+    private static let punctuationMarker: UInt32 = punctuationWeight[0x25] + 1
+    private static let symbolMarker: UInt32 = punctuationWeight[0x7E] + 1
+    private static let currencyMarker: UInt32 = punctuationWeight[0x24] + 1
 
     private static let punctuationOrder: [UInt8] = Array("\t\n\u{0B}\u{0C}\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$".utf8)
 
     private static let punctuationWeight: [UInt32] = {
         var table = [UInt32](repeating: 0, count: 128)
-        for (i, c) in punctuationOrder.enumerated() { table[Int(c)] = UInt32(i + 1) }
+        for (i, c) in punctuationOrder.enumerated() { table[Int(c)] = UInt32(i + 1) * 4 }
         return table
     }()
 
@@ -116,7 +121,48 @@ public enum PlutilKeyOrder {
                     secondary.append(accent)
                     tertiary.append(v < 0xE0 ? 1 : 0)
                 } else {
-                    primary.append(PlutilKeyOrder.otherBase + v); secondary.append(0); tertiary.append(0)
+                    appendOther(first)
+                }
+            }
+        }
+
+        /// Scalars outside ASCII and Latin-1 letters, by general category: combining marks are accents on what
+        /// precedes them, spaces sort as a space, other punctuation and symbols after ASCII's (by scalar value),
+        /// and everything else by its lower-case form with upper case second.
+        private mutating func appendOther(_ scalar: Unicode.Scalar) {
+            let v = scalar.value
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                guard !secondary.isEmpty else { return }
+                let accent: UInt8
+                switch v {
+                case 0x301: accent = 1
+                case 0x300: accent = 2
+                case 0x302: accent = 3
+                case 0x30A: accent = 4
+                case 0x308: accent = 5
+                case 0x303: accent = 6
+                case 0x327: accent = 7
+                default: accent = 9
+                }
+                secondary[secondary.count - 1] = max(secondary[secondary.count - 1], accent)
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator:
+                primary.append(PlutilKeyOrder.punctuationWeight[0x20]); secondary.append(0); tertiary.append(1)
+            case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+                .finalPunctuation, .otherPunctuation:
+                primary += [PlutilKeyOrder.punctuationMarker, v]; secondary.append(0); tertiary.append(0)
+            case .mathSymbol, .modifierSymbol, .otherSymbol:
+                primary += [PlutilKeyOrder.symbolMarker, v]; secondary.append(0); tertiary.append(0)
+            case .currencySymbol:
+                primary += [PlutilKeyOrder.currencyMarker, v]; secondary.append(0); tertiary.append(0)
+            case .control, .format, .surrogate, .privateUse, .unassigned:
+                primary += [PlutilKeyOrder.otherBase, v]; secondary.append(0); tertiary.append(0)
+            default:
+                let lower = scalar.properties.lowercaseMapping.unicodeScalars
+                if lower.count == 1, let l = lower.first, l != scalar {
+                    primary += [PlutilKeyOrder.otherBase, l.value]; secondary.append(0); tertiary.append(1)
+                } else {
+                    primary += [PlutilKeyOrder.otherBase, v]; secondary.append(0); tertiary.append(0)
                 }
             }
         }

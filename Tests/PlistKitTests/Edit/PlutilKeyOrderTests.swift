@@ -46,6 +46,26 @@ import Testing
         #expect(try PlutilKeyOrder.sorted(document.keys) == Self.appleOrder(file))
     }
 
+    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason), arguments: 1...5)
+    func randomWiderKeysMatchApplePlutil(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        // No combining marks: Apple's tool keeps its keys in a Swift dictionary, which merges canonically
+        // equivalent keys (é and e + U+0301) and so prints only one of them.
+        let alphabet = Array("aAbB09_ ~$éÉαΑβΒжЖ中文€•\u{A0}")
+        var document = PlistDictionary()
+        for i in 0..<150 {
+            let n = Int.random(in: 0...4, using: &rng)
+            let key = String(String.UnicodeScalarView((0..<n).flatMap { _ in
+                (alphabet.randomElement(using: &rng) ?? "a").unicodeScalars
+            }))
+            document[key] = .integer(PlistInteger(i))
+        }
+        let dir = try ApplePlutil.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try ApplePlutil.writeTemporary(.dictionary(document), in: dir)
+        #expect(try PlutilKeyOrder.sorted(document.keys) == Self.appleOrder(file))
+    }
+
     @Test func distinctKeysNeverCompareEqual() {
         #expect(PlutilKeyOrder.less("a1", "a01"))
         #expect(!PlutilKeyOrder.less("a01", "a1"))
