@@ -64,12 +64,14 @@ struct XMLEmitter {
                 return
             }
             out.append("<array>\n")
-            for (i, element) in a.enumerated() {
-                do {
-                    try value(element, depth: depth + 1)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
-                    throw e
+            try a.withUnsafeBufferPointer { elements in
+                for i in 0..<elements.count {
+                    do {
+                        try value(elements[i], depth: depth + 1)
+                    } catch var e as PlistError {
+                        e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
+                        throw e
+                    }
                 }
             }
             out.appendTabs(depth)
@@ -84,16 +86,20 @@ struct XMLEmitter {
             let keys = d._keys
             let values = d._values
             try KeySorting.withOrder(keys, sorted: sortKeys) { order in
-                for i in order {
-                    out.appendTabs(depth + 1)
-                    out.append("<key>")
-                    escaped(keys[i])
-                    out.append("</key>\n")
-                    do {
-                        try value(values[i], depth: depth + 1)
-                    } catch var e as PlistError {
-                        e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
-                        throw e
+                try keys.withUnsafeBufferPointer { k in
+                    try values.withUnsafeBufferPointer { v in
+                        for i in order {
+                            out.appendTabs(depth + 1)
+                            out.append("<key>")
+                            escaped(k[i])
+                            out.append("</key>\n")
+                            do {
+                                try value(v[i], depth: depth + 1)
+                            } catch var e as PlistError {
+                                e.keyPath = KeyPath(components: [k[i]] + (e.keyPath?.components ?? []))
+                                throw e
+                            }
+                        }
                     }
                 }
             }
