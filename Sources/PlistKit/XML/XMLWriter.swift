@@ -18,15 +18,21 @@ enum XMLWriter {
             <plist version="1.0">
 
             """)
-        try emitter.value(value, depth: 0)
+        do {
+            try emitter.value(value, depth: 0)
+        } catch {
+            emitter.out.discard()
+            throw error
+        }
         emitter.out.append("</plist>\n")
-        return emitter.out.bytes
+        return emitter.out.finish()
     }
 }
 
-/// The recursive part of `XMLWriter`, holding the output buffer.
+/// The recursive part of `XMLWriter`, holding the output buffer (raw memory: this writer's time is mostly short
+/// appends).
 struct XMLEmitter {
-    var out = ByteWriter(capacity: 1 << 16)
+    var out = RawOutput(capacity: 1 << 16)
     let sortKeys: Bool
     let maxDepth: Int
 
@@ -231,7 +237,7 @@ struct XMLEmitter {
         d.withUnsafeBytes { raw in
             let total = raw.count
             let lines = (total + chunk - 1) / chunk
-            out.bytes.reserveCapacity(out.bytes.count + Base64.encodedLength(total) + lines * (tabs + 1) + depth + 8)
+            out.reserve(Base64.encodedLength(total) + lines * (tabs + 1) + depth + 8)
             var offset = 0
             while offset < total {
                 let n = min(chunk, total - offset)
