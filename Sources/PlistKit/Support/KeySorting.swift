@@ -35,6 +35,15 @@ enum KeySorting {
     static func withOrder<R>(
         _ keys: [String], sorted: Bool, _ body: (UnsafeBufferPointer<Int>) throws -> R
     ) rethrows -> R {
+        try withOrder(keys, sorted: sorted, by: utf16Less, body)
+    }
+
+    /// `withOrder` with another ordering (`less` must be a strict total order on distinct keys).
+    @inline(__always)
+    static func withOrder<R>(
+        _ keys: [String], sorted: Bool, by utf16Less: (String, String) -> Bool,
+        _ body: (UnsafeBufferPointer<Int>) throws -> R
+    ) rethrows -> R {
         let n = keys.count
         return try withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { order in
             for i in 0..<n { order.initializeElement(at: i, to: i) }

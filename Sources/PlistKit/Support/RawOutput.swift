@@ -81,6 +81,21 @@ struct RawOutput {
         count += n
     }
 
+    @inline(__always) mutating func appendSpaces(_ n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: 0x20, count: n)
+        count += n
+    }
+
+    /// Appends a string's UTF-8.
+    @inline(__always) mutating func append(utf8 s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            var copy = s
+            copy.withUTF8 { append(contentsOf: $0) }
+        }
+    }
+
     @inline(__always) mutating func appendDecimal(_ v: PlistInteger) {
         append(maxCount: NumberFormatting.maxDecimalLength) { NumberFormatting.writeDecimal(v, into: $0) }
     }
