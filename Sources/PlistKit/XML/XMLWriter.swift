@@ -233,22 +233,9 @@ struct XMLEmitter {
         out.append("<data>\n")
         let tabs = min(depth, 8)
         let width = 76 - 8 * tabs  // a multiple of 4, so every full line encodes width/4*3 input bytes
-        let chunk = width / 4 * 3
         d.withUnsafeBytes { raw in
-            let total = raw.count
-            let lines = (total + chunk - 1) / chunk
-            out.reserve(Base64.encodedLength(total) + lines * (tabs + 1) + depth + 8)
-            var offset = 0
-            while offset < total {
-                let n = min(chunk, total - offset)
-                out.append(maxCount: 96) { p in
-                    for t in 0..<tabs { p[t] = 0x09 }
-                    let len = Base64.encode(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]), into: p + tabs)
-                    p[tabs + len] = 0x0A
-                    return tabs + len + 1
-                }
-                offset += n
-            }
+            let length = Base64.linesLength(raw.count, width: width, indent: tabs)
+            out.append(maxCount: length) { Base64.encodeLines(raw, width: width, indent: tabs, into: $0) }
         }
         out.appendTabs(depth)
         out.append("</data>\n")
