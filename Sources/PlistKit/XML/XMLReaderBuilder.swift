@@ -107,7 +107,15 @@ final class XMLReaderBuilder {
         failed = true
         let at = offset ?? currentOffset
         error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: keyPath)
-        xmlStopParser(ctxt)
+        stopParser()
+    }
+
+    /// Ends the parse from inside a callback: no more events, and the push parser's loop stops at its next check.
+    /// (`xmlStopParser` would also free the input buffer, which libxml2 2.9's push parser may still touch when the
+    /// callback returns.)
+    private func stopParser() {
+        ctxt.pointee.disableSAX = 1
+        ctxt.pointee.instate = XML_PARSER_EOF
     }
 
     /// Walks back from `offset` (inside or just after a tag) to that tag's `<`; attribute values cannot contain `<`.
@@ -120,14 +128,19 @@ final class XMLReaderBuilder {
         return p.pointee == 0x3C ? Int(input.pointee.consumed) + (p - base) : offset
     }
 
-    /// Records an error reported by libxml2 (already positioned by the caller).
+    /// Records an error reported by libxml2 (already positioned by the caller) and stops the parse, even where
+    /// libxml2 itself would recover.
     func record(_ e: PlistError) {
         guard !failed else { return }
         failed = true
         var e = e
         if e.keyPath == nil { e.keyPath = keyPath }
         error = e
+        stopParser()
     }
+
+    /// Whether an element is open (the document would be truncated if it ended here).
+    var isInsideElement: Bool { !frames.isEmpty || scalar != nil }
 
     // MARK: Events
 

@@ -63,6 +63,36 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// Documents larger than the reader's 256 KiB input chunks: multi-byte characters, text and tags cross chunk
+    /// boundaries; an error far into the document keeps its exact position.
+    @Test func largeDocumentsAcrossChunkBoundaries() throws {
+        var c = Self.config
+        c.maxCollection = 40
+        c.maxDepth = 3
+        var items: [PlistValue] = []
+        var seed: UInt64 = 90_000
+        while items.count < 400 {
+            var random = RandomPlist(seed: seed, config: c)
+            items.append(Self.xmlRepresentable(random.value()))
+            seed += 1
+        }
+        let original = PlistValue.array(items)
+        let xml = try PropertyListSerialization.data(
+            fromPropertyList: FoundationBridge.toFoundation(original), format: .xml, options: 0)
+        #expect(xml.count > 1 << 20, "only \(xml.count) bytes")
+        #expect(try xml.withUnsafeBytes { try XMLReader.read($0, options: PlistReadOptions()) } == original)
+
+        // A bad integer after ~700 KB: its line, column and offset come out exactly.
+        let filler = String(repeating: "\t<string>\u{1F600} filler text with é and 漢字</string>\n", count: 12_000)
+        let head = "<plist>\n<array>\n" + filler + "\t"
+        let doc = head + "<integer>12x</integer>\n</array>\n</plist>\n"
+        let e = try #require(T.error(doc))
+        #expect(e.kind == .invalidValue)
+        #expect(e.offset == head.utf8.count, "\(e)")
+        #expect(e.line == 12_003 && e.column == 2, "\(e)")
+        #expect(e.keyPath == KeyPath("12000"))
+    }
+
     @Test func pythonWrittenXMLReadsBack() throws {
         // Foundation writes each value; Python reads it and writes its own XML (sorted keys, `repr` reals, its own
         // layout); we read Python's bytes.
