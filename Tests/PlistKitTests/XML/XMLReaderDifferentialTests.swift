@@ -63,6 +63,20 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// Our own writer's output, UIDs included (written as `CF$UID` dictionaries), reads back to the same value. A
+    /// consistency check only: the independent oracles are the Foundation and plistlib tests above.
+    @Test func ownWriterOutputReadsBack() throws {
+        var c = Self.config
+        c.uids = true
+        for seed in UInt64(20_001)...20_500 {
+            var random = RandomPlist(seed: seed, config: c)
+            let original = Self.xmlRepresentable(random.value())
+            let bytes = try PropertyList.writeBytes(original, format: .xml)
+            let back = try bytes.withUnsafeBytes { try XMLReader.read($0, options: PlistReadOptions()) }
+            #expect(back == original, "seed \(seed)")
+        }
+    }
+
     /// Documents larger than the reader's 256 KiB input chunks: multi-byte characters, text and tags cross chunk
     /// boundaries; an error far into the document keeps its exact position.
     @Test func largeDocumentsAcrossChunkBoundaries() throws {
