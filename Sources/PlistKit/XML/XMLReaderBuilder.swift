@@ -122,7 +122,7 @@ final class XMLReaderBuilder {
     private func tagStart(_ offset: Int) -> Int {
         guard let input = ctxt.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return offset }
         let local = offset - Int(input.pointee.consumed)
-        guard local >= 0, local <= end - base else { return offset }
+        guard end > base, local >= 0, local <= end - base else { return offset }
         var p = base + min(local, end - base - 1)
         while p > base, p.pointee != 0x3C { p -= 1 }
         return p.pointee == 0x3C ? Int(input.pointee.consumed) + (p - base) : offset
