@@ -19,20 +19,21 @@ import CLibXML2
 ///   it), and so is a second top-level element;
 /// - `<data/>` is empty data, like `<data></data>` (CF rejects only the first spelling);
 /// - comments and processing instructions may appear inside text (CF rejects them there);
-/// - CR LF and lone CR in text become LF (XML end-of-line handling; CF keeps them);
-/// - raw C0 control characters other than tab, LF and CR are errors: they are not XML characters (CF writes and
-///   reads them).
+/// - CR LF and lone CR in text become LF (XML end-of-line handling; CF keeps them).
+///
 /// It is stricter than CF in one more place: `<key>` outside a dictionary is an error (CF reads it as a string).
+/// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
+/// which CF writes unescaped, are read (`XMLReaderControlCharacters`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
         guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            return try parse(bytes, options: options, ignoreDeclaredEncoding: false)
+            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
         }
         let utf8 = try wide.utf8(bytes)
         return try utf8.withUnsafeBytes { converted in
             do {
-                return try parse(converted, options: options, ignoreDeclaredEncoding: true)
+                return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
             } catch var e as PlistError {
                 if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
                 throw e
@@ -40,9 +41,28 @@ enum XMLReader {
         }
     }
 
+    /// Parses, first swapping raw control characters for stand-ins when the document has any (see
+    /// `XMLReaderControlCharacters`).
+    private static func parseStandingInForControls(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
+    ) throws -> PlistValue {
+        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
+            return try parse(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false)
+        }
+        let substituted = XMLReaderControlCharacters.substitute(bytes)
+        return try substituted.withUnsafeBytes { b in
+            do {
+                return try parse(b, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true)
+            } catch var e as PlistError {
+                if let offset = e.offset { e.offset = XMLReaderControlCharacters.originalOffset(offset, in: b) }
+                throw e
+            }
+        }
+    }
+
     /// Parses UTF-8 input, or input in an encoding libxml2 converts itself (`encoding="ISO-8859-1"` and the like).
     private static func parse(
-        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool
     ) throws -> PlistValue {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)
@@ -61,6 +81,7 @@ enum XMLReader {
         defer { xmlFreeParserCtxt(ctxt) }
 
         let builder = XMLReaderBuilder(ctxt: ctxt, options: options, input: bytes)
+        builder.restoresControlCharacters = restoreControls
         installHandlers(ctxt)
         ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
         var parseOptions = Int32(bitPattern: XML_PARSE_NONET.rawValue)

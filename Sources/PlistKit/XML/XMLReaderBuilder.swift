@@ -52,6 +52,9 @@ final class XMLReaderBuilder {
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var scalarOffset = 0
 
+    /// Whether element text may hold stand-ins for control characters (see `XMLReaderControlCharacters`).
+    var restoresControlCharacters = false
+
     /// The first failure, from either the plist grammar or libxml2; later ones are ignored.
     @exclusivity(unchecked) private(set) var error: PlistError? = nil
     /// `error != nil`, as a plain flag for the hot paths.
@@ -322,6 +325,7 @@ final class XMLReaderBuilder {
     }
 
     private func finishScalar(_ t: Tag) {
+        if restoresControlCharacters { XMLReaderControlCharacters.restore(&text) }
         let value: PlistValue
         do {
             value = try text.withUnsafeBytes { b -> PlistValue in
