@@ -19,6 +19,7 @@ struct BinaryObjectReader {
     /// Per object: 0 = not yet decoded, 1 = decoding (on the current path), 2 = decoded (memo is initialised).
     private let state: UnsafeMutablePointer<UInt8>
     private var budget: Int
+    private var keyCache = BinaryKeyCache()
 
     private static let notStarted: UInt8 = 0
     private static let inProgress: UInt8 = 1
@@ -227,42 +228,84 @@ struct BinaryObjectReader {
         try enter(index, depth: depth, at: offset)
         let refSize = trailer.refSize
         let valueRefs = keyRefs + count * refSize
-        var dict = PlistDictionary(minimumCapacity: count)
-        for i in 0..<count {
-            let keyRef = try reference(at: keyRefs + i * refSize)
-            guard case .string(let key) = try object(keyRef, depth: depth + 1) else {
-                throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
-            }
-            let valueRef = try reference(at: valueRefs + i * refSize)
-            let value: PlistValue
-            do {
-                value = try object(valueRef, depth: depth + 1)
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
-                throw e
-            }
-            if let existing = Self.position(of: key, in: dict) {
-                switch duplicateKeys {
-                case .lastWins: dict._values[existing] = value
-                case .firstWins: break
-                case .reject:
-                    throw error(.duplicateKey, "duplicate dictionary key \"\(key)\"", at: try objectOffset(keyRef))
+        // Dictionaries with the very same key objects (an array of records) share one key array and lookup index.
+        let cached = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
+        var keys: [String]
+        if let cached {
+            keys = cached.keys
+        } else {
+            keys = []
+            keys.reserveCapacity(count)
+            for i in 0..<count {
+                let keyRef = try reference(at: keyRefs + i * refSize)
+                guard case .string(let key) = try object(keyRef, depth: depth + 1) else {
+                    throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
                 }
-            } else {
-                dict.appendNew(key, value)
+                keys.append(key)
             }
         }
+        var values = [PlistValue]()
+        values.reserveCapacity(count)
+        for i in 0..<count {
+            let valueRef = try reference(at: valueRefs + i * refSize)
+            do {
+                values.append(try object(valueRef, depth: depth + 1))
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
+                throw e
+            }
+        }
+        var dict = PlistDictionary()
+        if let cached {
+            dict._keys = keys
+            dict._values = values
+            dict._index = cached.index
+            return .dictionary(dict)
+        }
+        // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
+        var lookup: [ExactKey: Int]?
+        if let duplicate = Self.firstDuplicate(keys, index: &lookup) {
+            if duplicateKeys == .reject {
+                let keyRef = try reference(at: keyRefs + duplicate * refSize)
+                throw error(.duplicateKey, "duplicate dictionary key \"\(keys[duplicate])\"", at: try objectOffset(keyRef))
+            }
+            for (key, value) in zip(keys, values) {
+                if let existing = dict.index(forKey: key) {
+                    if duplicateKeys == .lastWins { dict._values[existing] = value }
+                } else {
+                    dict.appendNew(key, value)
+                }
+            }
+            return .dictionary(dict)
+        }
+        dict._keys = keys
+        dict._values = values
+        dict._index = lookup
+        keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
         return .dictionary(dict)
     }
 
-    /// The position of `key` in `dict` by exact scalars. Short dictionaries are scanned with `String ==` as a fast
-    /// filter (canonical equivalence is implied by scalar equality, so it never misses a match).
-    @inline(__always) private static func position(of key: String, in dict: PlistDictionary) -> Int? {
-        if dict._index != nil { return dict.index(forKey: key) }
-        var j = 0
-        let keys = dict._keys
-        while j < keys.count {
-            if keys[j] == key, keys[j].utf8.elementsEqual(key.utf8) { return j }
+    /// The position of the first key equal (by exact scalars) to an earlier one. Past `PlistDictionary`'s index
+    /// threshold this builds the dictionary's lookup index on the way (returned in `index`), as `appendNew` would.
+    private static func firstDuplicate(_ keys: [String], index: inout [ExactKey: Int]?) -> Int? {
+        let n = keys.count
+        if n > PlistDictionary.indexThreshold {
+            var built = [ExactKey: Int](minimumCapacity: n)
+            for i in 0..<n where built.updateValue(i, forKey: ExactKey(keys[i])) != nil { return i }
+            index = built
+            return nil
+        }
+        var j = 1
+        while j < n {
+            let b = keys[j]
+            let length = b.utf8.count
+            var i = 0
+            while i < j {
+                let a = keys[i]
+                // `==` (canonical equivalence) is implied by scalar equality, so it is a safe fast filter.
+                if a.utf8.count == length, a == b, a.utf8.elementsEqual(b.utf8) { return j }
+                i += 1
+            }
             j += 1
         }
         return nil

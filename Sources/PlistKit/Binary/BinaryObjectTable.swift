@@ -19,16 +19,8 @@ struct BinaryObjectTable {
     private let sortKeys: Bool
     private let maxDepth: Int
 
-    // Uniquing by value. Reals and dates by bit pattern (so 0.0 and −0.0 stay apart), reals also by width.
-    private var strings: [ExactKey: Int] = [:]
-    private var integers: [PlistInteger: Int] = [:]
-    private var reals: [RealKey: Int] = [:]
-    private var dates: [UInt64: Int] = [:]
-    private var datas: [Data: Int] = [:]
-    private var trueObject: Int?
-    private var falseObject: Int?
-
-    private struct RealKey: Hashable { var bits: UInt64; var isFloat32: Bool }
+    /// Uniquing of scalars by their encoded bytes (see `BinaryScalarTable`).
+    private var scalars = BinaryScalarTable()
 
     init(options: PlistWriteOptions) {
         sortKeys = options.sortKeys
@@ -40,15 +32,12 @@ struct BinaryObjectTable {
 
     /// Numbers `value` and everything below it; returns its object number.
     mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
+        let start = body.count
         switch value {
         case .string(let s): return addString(s)
         case .integer(let i):
-            if let n = integers[i] { return n }
             appendInteger(i)
-            return finishScalar { $0.integers[i] = $1 }
         case .real(let r):
-            let key = RealKey(bits: r.value.bitPattern, isFloat32: r.isFloat32)
-            if let n = reals[key] { return n }
             if r.isFloat32 {
                 body.append(0x22)
                 appendBigEndian(UInt64(Float(r.value).bitPattern), size: 4)
@@ -56,28 +45,20 @@ struct BinaryObjectTable {
                 body.append(0x23)
                 appendBigEndian(r.value.bitPattern, size: 8)
             }
-            return finishScalar { $0.reals[key] = $1 }
         case .bool(let b):
-            if let n = b ? trueObject : falseObject { return n }
             body.append(b ? 0x09 : 0x08)
-            return finishScalar { if b { $0.trueObject = $1 } else { $0.falseObject = $1 } }
         case .date(let d):
-            let bits = d.secondsSinceReferenceDate.bitPattern
-            if let n = dates[bits] { return n }
             body.append(0x33)
-            appendBigEndian(bits, size: 8)
-            return finishScalar { $0.dates[bits] = $1 }
+            appendBigEndian(d.secondsSinceReferenceDate.bitPattern, size: 8)
         case .data(let d):
-            if let n = datas[d] { return n }
             appendSize(0x40, d.count)
             d.withUnsafeBytes { body.append(contentsOf: $0) }
-            return finishScalar { $0.datas[d] = $1 }
         case .uid(let u):
             // Not uniqued: Python's writer shares UIDs only by identity, which a value type cannot have.
             let size = u.value < 1 << 8 ? 1 : u.value < 1 << 16 ? 2 : u.value < 1 << 32 ? 4 : 8
             body.append(0x80 | UInt8(size - 1))
             appendBigEndian(u.value, size: size)
-            return finishScalar { _, _ in }
+            return newObject()
         case .array(let elements):
             try checkDepth(depth)
             let (number, slots) = startContainer(0xA0, count: elements.count, refCount: elements.count)
@@ -102,6 +83,7 @@ struct BinaryObjectTable {
             }
             return number
         }
+        return uniqueScalar(from: start)
     }
 
     private func checkDepth(_ depth: Int) throws {
@@ -112,12 +94,23 @@ struct BinaryObjectTable {
 
     // MARK: Objects
 
-    /// Ends a scalar object whose bytes were just appended and records it for uniquing.
-    @inline(__always) private mutating func finishScalar(_ remember: (inout BinaryObjectTable, Int) -> Void) -> Int {
+    /// Ends a scalar whose bytes were appended from `start`: an earlier object with the same bytes is reused (and the
+    /// copy dropped), otherwise this becomes a new object.
+    @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
+        let number = bodyEnds.count
+        let found = body.withUnsafeBytes { scalars.existing(from: start, in: $0, newObject: number) }
+        if let found {
+            body.removeLast(body.count - start)
+            return found
+        }
+        return newObject()
+    }
+
+    /// Records the bytes appended since the previous object as a new object.
+    @inline(__always) private mutating func newObject() -> Int {
         let number = bodyEnds.count
         bodyEnds.append(body.count)
         refsEnds.append(refs.count)
-        remember(&self, number)
         return number
     }
 
@@ -126,15 +119,11 @@ struct BinaryObjectTable {
         appendSize(token, count)
         let slots = refs.count
         refs.append(contentsOf: repeatElement(0, count: refCount))
-        let number = bodyEnds.count
-        bodyEnds.append(body.count)
-        refsEnds.append(refs.count)
-        return (number, slots)
+        return (newObject(), slots)
     }
 
     private mutating func addString(_ s: String) -> Int {
-        let key = ExactKey(s)
-        if let n = strings[key] { return n }
+        let start = body.count
         var s = s
         s.withUTF8 { utf8 in
             if Self.isASCII(utf8) {
@@ -144,7 +133,7 @@ struct BinaryObjectTable {
                 appendUTF16(utf8)
             }
         }
-        return finishScalar { $0.strings[key] = $1 }
+        return uniqueScalar(from: start)
     }
 
     /// Writes a non-ASCII string as `0x6n` + UTF-16BE; the count is in UTF-16 code units.
