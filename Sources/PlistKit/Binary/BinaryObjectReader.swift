@@ -2,7 +2,9 @@ import FoundationEssentials
 
 /// Decodes the objects of a `bplist00` document whose trailer has been validated.
 ///
-/// Every object is decoded at most once and remembered by its index, so shared subtrees cost their size once.
+/// Every container, data and long string is decoded at most once and remembered by its object index, so shared
+/// subtrees cost their size once; short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which
+/// Swift stores inline) are cheaper to decode again than to keep, which keeps the per-object bookkeeping at 8 bytes.
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
 /// cycle, whatever the distance); nesting is capped by `maxDepth`; and every first decode charges its byte span to a
 /// budget of twice the object area, so overlapping objects cannot multiply the work or memory beyond a constant
@@ -15,15 +17,22 @@ struct BinaryObjectReader {
     private let maxDepth: Int
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
-    private let memo: UnsafeMutablePointer<PlistValue>
-    /// Per object: 0 = not yet decoded, 1 = decoding (on the current path), 2 = decoded (memo is initialised).
-    private let state: UnsafeMutablePointer<UInt8>
+    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (decode again when met), or
+    /// 1 + its position in `memo`.
+    private let slots: UnsafeMutablePointer<Int32>
+    private var memo: [PlistValue] = []
+    /// Whether the object being decoded is met for the first time (only then is its span charged to `budget`).
+    private var firstDecode = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
+    /// Per string object used as a key: 1 + the index of the first key object with the same scalars (0 = not yet
+    /// known). Duplicate detection then compares integers, and each key object is hashed once per document.
+    private let keyIDs: UnsafeMutablePointer<Int32>
+    private var keyIntern: [ExactKey: Int32] = [:]
 
-    private static let notStarted: UInt8 = 0
-    private static let inProgress: UInt8 = 1
-    private static let done: UInt8 = 2
+    private static let notStarted: Int32 = 0
+    private static let inProgress: Int32 = -1
+    private static let decodedInline: Int32 = -2
 
     /// Decodes the root object of `bytes` (which `trailer` describes).
     static func readRoot(_ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions) throws -> PlistValue {
@@ -31,39 +40,57 @@ struct BinaryObjectReader {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
         }
         let count = trailer.objectCount
-        let memo = UnsafeMutablePointer<PlistValue>.allocate(capacity: count)
-        let state = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        state.initialize(repeating: notStarted, count: count)
+        guard count < Int(Int32.max) else {
+            throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 1) objects", at: bytes.count - 24)
+        }
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        slots.initialize(repeating: notStarted, count: count)
+        let keyIDs = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        keyIDs.initialize(repeating: 0, count: count)
         defer {
-            for i in 0..<count where state[i] == done { (memo + i).deinitialize(count: 1) }
-            memo.deallocate()
-            state.deallocate()
+            keyIDs.deallocate()
+            slots.deallocate()
         }
         var reader = BinaryObjectReader(
             base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
-            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, memo: memo, state: state,
-            budget: 2 * trailer.offsetTableOffset)
+            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
+            budget: 2 * trailer.offsetTableOffset, keyIDs: keyIDs)
         return try reader.object(trailer.topObject, depth: 0)
     }
 
     // MARK: Objects
 
-    private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
-        switch state[index] {
-        case Self.done: return memo[index]
-        case Self.inProgress:
+    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
+        let slot = slots[index]
+        if slot > 0 { return memo[Int(slot) - 1] }
+        if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: try objectOffset(index))
-        default: break
         }
         let offset = try objectOffset(index)
+        firstDecode = slot == Self.notStarted
         let value = try decode(index, at: offset, depth: depth)
-        (memo + index).initialize(to: value)
-        state[index] = Self.done
+        if slot == Self.notStarted {
+            if Self.isInline(value) {
+                slots[index] = Self.decodedInline
+            } else {
+                memo.append(value)
+                slots[index] = Int32(memo.count)
+            }
+        }
         return value
     }
 
+    /// Values that hold no heap storage worth sharing: decoding them again is cheaper than remembering them.
+    @inline(__always) private static func isInline(_ value: PlistValue) -> Bool {
+        switch value {
+        case .integer, .real, .bool, .date, .uid: return true
+        case .string(let s): return s.utf8.count <= 15
+        default: return false
+        }
+    }
+
     /// The offset of object `index`, checked to lie inside the object area.
-    private func objectOffset(_ index: Int) throws -> Int {
+    @inline(__always) private func objectOffset(_ index: Int) throws -> Int {
         let entry = trailer.offsetTableOffset + index * trailer.offsetSize
         let offset = readUInt(at: entry, size: trailer.offsetSize)
         guard offset >= UInt64(BinaryTrailer.headerSize), offset < UInt64(objectsEnd) else {
@@ -231,6 +258,7 @@ struct BinaryObjectReader {
         // Dictionaries with the very same key objects (an array of records) share one key array and lookup index.
         let cached = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
         var keys: [String]
+        var duplicate: Int?
         if let cached {
             keys = cached.keys
         } else {
@@ -242,6 +270,9 @@ struct BinaryObjectReader {
                     throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
                 }
                 keys.append(key)
+            }
+            if count <= PlistDictionary.indexThreshold {
+                duplicate = try firstDuplicateID(keyRefs: keyRefs, count: count, keys: keys)
             }
         }
         var values = [PlistValue]()
@@ -264,7 +295,10 @@ struct BinaryObjectReader {
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
         var lookup: [ExactKey: Int]?
-        if let duplicate = Self.firstDuplicate(keys, index: &lookup) {
+        if count > PlistDictionary.indexThreshold {
+            duplicate = Self.firstDuplicate(keys, index: &lookup)
+        }
+        if let duplicate {
             if duplicateKeys == .reject {
                 let keyRef = try reference(at: keyRefs + duplicate * refSize)
                 throw error(.duplicateKey, "duplicate dictionary key \"\(keys[duplicate])\"", at: try objectOffset(keyRef))
@@ -285,30 +319,41 @@ struct BinaryObjectReader {
         return .dictionary(dict)
     }
 
-    /// The position of the first key equal (by exact scalars) to an earlier one. Past `PlistDictionary`'s index
-    /// threshold this builds the dictionary's lookup index on the way (returned in `index`), as `appendNew` would.
+    /// The position of the first key equal (by exact scalars) to an earlier one, for a dictionary past
+    /// `PlistDictionary`'s index threshold; builds its lookup index on the way (returned in `index`).
     private static func firstDuplicate(_ keys: [String], index: inout [ExactKey: Int]?) -> Int? {
-        let n = keys.count
-        if n > PlistDictionary.indexThreshold {
-            var built = [ExactKey: Int](minimumCapacity: n)
-            for i in 0..<n where built.updateValue(i, forKey: ExactKey(keys[i])) != nil { return i }
-            index = built
+        var built = [ExactKey: Int](minimumCapacity: keys.count)
+        for i in 0..<keys.count where built.updateValue(i, forKey: ExactKey(keys[i])) != nil { return i }
+        index = built
+        return nil
+    }
+
+    /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities
+    /// (see `keyIDs`), so each distinct key object is hashed once per document rather than compared per pair.
+    private mutating func firstDuplicateID(keyRefs: Int, count: Int, keys: [String]) throws -> Int? {
+        guard count > 1 else { return nil }
+        let refSize = trailer.refSize
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
+            for j in 0..<count {
+                let ref = try reference(at: keyRefs + j * refSize)
+                var id = keyIDs[ref]
+                if id == 0 {
+                    id = Int32(ref + 1)
+                    if let first = keyIntern.updateValue(id, forKey: ExactKey(keys[j])) {
+                        keyIntern[ExactKey(keys[j])] = first
+                        id = first
+                    }
+                    keyIDs[ref] = id
+                }
+                ids[j] = id
+                var i = 0
+                while i < j {
+                    if ids[i] == id { return j }
+                    i += 1
+                }
+            }
             return nil
         }
-        var j = 1
-        while j < n {
-            let b = keys[j]
-            let length = b.utf8.count
-            var i = 0
-            while i < j {
-                let a = keys[i]
-                // `==` (canonical equivalence) is implied by scalar equality, so it is a safe fast filter.
-                if a.utf8.count == length, a == b, a.utf8.elementsEqual(b.utf8) { return j }
-                i += 1
-            }
-            j += 1
-        }
-        return nil
     }
 
     /// Marks a container as being decoded, after checking the depth cap.
@@ -316,10 +361,10 @@ struct BinaryObjectReader {
         guard depth < maxDepth else {
             throw error(.depthLimit, "nesting deeper than \(maxDepth) levels", at: offset)
         }
-        state[index] = Self.inProgress
+        slots[index] = Self.inProgress
     }
 
-    private func reference(at position: Int) throws -> Int {
+    @inline(__always) private func reference(at position: Int) throws -> Int {
         let ref = readUInt(at: position, size: trailer.refSize)
         guard ref < UInt64(trailer.objectCount) else {
             throw error(.invalidReference, "object reference \(ref) is not below the object count \(trailer.objectCount)", at: position)
@@ -354,7 +399,7 @@ struct BinaryObjectReader {
         guard end <= objectsEnd else {
             throw error(.truncated, "object of \(count) × \(unit) bytes runs past the object area (which ends at \(objectsEnd))", at: offset)
         }
-        budget -= end - offset
+        if firstDecode { budget -= end - offset }
         guard budget >= 0 else {
             throw error(.invalidReference, "objects overlap: decoding would exceed twice the input size", at: offset)
         }
