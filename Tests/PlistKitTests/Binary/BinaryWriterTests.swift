@@ -176,4 +176,17 @@ import Testing
             #expect(back == v, "seed \(seed)")
         }
     }
+
+    /// The corpus files plistlib wrote (`Corpus/binary/plistlib-*.bplist`) come out of read + write byte for byte.
+    @Test func rewritesPlistlibCorpusFilesIdentically() throws {
+        let dir = CorpusTests.root.appendingPathComponent("binary")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasPrefix("plistlib-") && $0.hasSuffix(".bplist") }
+        #expect(names.count >= 5)
+        for name in names {
+            let original = try Data(contentsOf: dir.appendingPathComponent(name))
+            let value = try PropertyList.read(original).value
+            #expect(try write(value) == Array(original), "\(name)")
+        }
+    }
 }
