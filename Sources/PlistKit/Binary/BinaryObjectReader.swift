@@ -2,9 +2,10 @@ import FoundationEssentials
 
 /// Decodes the objects of a `bplist00` document whose trailer has been validated.
 ///
-/// Every container, data and long string is decoded at most once and remembered by its object index, so shared
-/// subtrees cost their size once; short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which
-/// Swift stores inline) are cheaper to decode again than to keep, which keeps the per-object bookkeeping at 8 bytes.
+/// Every object referenced more than once (a first pass counts references, `BinaryReferenceCounts`) is decoded
+/// once and remembered by its object index, so shared subtrees cost their size once; objects referenced once need no
+/// memo, and short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which Swift stores inline) are
+/// cheaper to decode again than to keep.
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
 /// cycle, whatever the distance); nesting is capped by `maxDepth`; and every first decode charges its byte span to a
 /// budget of twice the object area, so overlapping objects cannot multiply the work or memory beyond a constant
@@ -17,9 +18,11 @@ struct BinaryObjectReader {
     private let maxDepth: Int
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
-    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (decode again when met), or
-    /// 1 + its position in `memo`.
+    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short scalar, not kept),
+    /// `decodedOnce` (not kept: the counts say nothing else refers to it), or 1 + its position in `memo`.
     private let slots: UnsafeMutablePointer<Int32>
+    /// Per object: how many references to it the file holds, saturated at 2 (nil: counting gave up, keep all).
+    private let referenceCounts: UnsafeMutablePointer<UInt8>?
     private var memo: [PlistValue] = []
     /// Whether the object being decoded is met for the first time (only then is its span charged to `budget`).
     private var firstDecode = true
@@ -33,6 +36,7 @@ struct BinaryObjectReader {
     private static let notStarted: Int32 = 0
     private static let inProgress: Int32 = -1
     private static let decodedInline: Int32 = -2
+    private static let decodedOnce: Int32 = -3
 
     /// Decodes the root object of `bytes` (which `trailer` describes).
     static func readRoot(_ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions) throws -> PlistValue {
@@ -47,35 +51,44 @@ struct BinaryObjectReader {
         slots.initialize(repeating: notStarted, count: count)
         let keyIDs = UnsafeMutablePointer<Int32>.allocate(capacity: count)
         keyIDs.initialize(repeating: 0, count: count)
+        let counts = BinaryReferenceCounts.count(base: base, trailer: trailer)
         defer {
             keyIDs.deallocate()
             slots.deallocate()
+            counts?.deallocate()
         }
         var reader = BinaryObjectReader(
             base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
-            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
+            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots, referenceCounts: counts,
             budget: 2 * trailer.offsetTableOffset, keyIDs: keyIDs)
         return try reader.object(trailer.topObject, depth: 0)
     }
 
     // MARK: Objects
 
-    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
+    /// The value of object `index`. `keep` memoises even a short scalar (dictionary keys: few objects, many uses).
+    @inline(__always) private mutating func object(_ index: Int, depth: Int, keep: Bool = false) throws -> PlistValue {
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
         if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: try objectOffset(index))
         }
         let offset = try objectOffset(index)
-        firstDecode = slot == Self.notStarted
+        // A short scalar decoded again costs nothing new; anything else is charged again (the counts never miss a
+        // reference, but the bound should not depend on that).
+        firstDecode = slot != Self.decodedInline
         let value = try decode(index, at: offset, depth: depth)
         if slot == Self.notStarted {
-            if Self.isInline(value) {
+            if !keep, Self.isInline(value) {
                 slots[index] = Self.decodedInline
+            } else if !keep, let counts = referenceCounts, counts[index] < 2 {
+                slots[index] = Self.decodedOnce
             } else {
                 memo.append(value)
                 slots[index] = Int32(memo.count)
             }
+        } else {
+            slots[index] = slot  // a repeated decode: undo `enter`'s in-progress mark
         }
         return value
     }
@@ -266,7 +279,7 @@ struct BinaryObjectReader {
             keys.reserveCapacity(count)
             for i in 0..<count {
                 let keyRef = try reference(at: keyRefs + i * refSize)
-                guard case .string(let key) = try object(keyRef, depth: depth + 1) else {
+                guard case .string(let key) = try object(keyRef, depth: depth + 1, keep: true) else {
                     throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
                 }
                 keys.append(key)

@@ -136,6 +136,31 @@ import Testing
         #expect(v == "leaf")
     }
 
+    /// Records with the same key objects (as writers lay out an array of dictionaries) share decoded keys; each
+    /// record still gets its own values, and lookups work past the index threshold.
+    @Test func recordsSharingKeyObjects() throws {
+        // 0: array of 3 dicts (1, 2, 3); keys 4…17 (14 keys); values 18…31.
+        let keyRefs = (4...17).map { UInt64($0) }
+        var objects: [[UInt8]] = [F.array([1, 2, 3])]
+        objects.append(F.dict(keyRefs, (18...31).map { UInt64($0) }))
+        objects.append(F.dict(keyRefs, (18...31).reversed().map { UInt64($0) }))
+        objects.append(F.dict(Array(keyRefs.prefix(2)), [18, 19]))
+        objects += (0..<14).map { F.ascii("key\($0)") }
+        objects += (0..<14).map { F.int(UInt8($0)) }
+        let v = try read(F(objects))
+        let records = try #require(v.arrayValue)
+        #expect(records[0]["key13"] == 13)
+        #expect(records[1]["key13"] == 0)
+        #expect(records[1]["key0"] == 13)
+        #expect(records[2] == ["key0": 0, "key1": 1])
+        // A duplicate inside a repeated key sequence is found every time.
+        let dup = F([F.array([1, 2]), F.dict([3, 3], [4, 4]), F.dict([3, 3], [4, 4]), F.ascii("k"), F.int(1)])
+        var options = PlistReadOptions()
+        options.duplicateKeys = .reject
+        #expect(failure(dup.bytes, options)?.kind == .duplicateKey)
+        #expect(try read(dup) == [["k": 1], ["k": 1]])
+    }
+
     @Test func depthLimit() throws {
         func nested(_ n: Int) -> F {
             var objects = (0..<n).map { F.array([UInt64($0 + 1)], refSize: 2) }
