@@ -32,6 +32,9 @@ struct BinaryObjectTable {
 
     /// Numbers `value` and everything below it; returns its object number.
     mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
+        guard bodyEnds.count < Int(Int32.max) - 1 else {
+            throw PlistError(.sizeLimit, "more than \(Int32.max - 1) objects to write", format: .binary)
+        }
         let start = body.count
         switch value {
         case .string(let s): return addString(s)
@@ -98,7 +101,11 @@ struct BinaryObjectTable {
     /// copy dropped), otherwise this becomes a new object.
     @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
         let number = bodyEnds.count
-        let found = body.withUnsafeBytes { scalars.existing(from: start, in: $0, newObject: number) }
+        let found = body.withUnsafeBytes { bytes in
+            bodyEnds.withUnsafeBufferPointer { ends in
+                scalars.existing(from: start, in: bytes, ends: ends, newObject: number)
+            }
+        }
         if let found {
             body.removeLast(body.count - start)
             return found

@@ -7,12 +7,12 @@
 /// seeded per writer so crafted inputs cannot force collisions predictably.
 struct BinaryScalarTable {
     private struct Slot {
-        var hash: UInt64
+        /// The high half of the hash (the low bits pick the slot).
+        var hash: UInt32
         /// Object number + 1 (0 = empty).
-        var object: Int
-        /// Where the object's bytes lie in the writer's body buffer.
+        var object: Int32
+        /// Where the object's bytes start in the body buffer.
         var start: Int
-        var length: Int
     }
 
     private var slots: [Slot]
@@ -21,48 +21,55 @@ struct BinaryScalarTable {
     private let seed: UInt64
 
     init() {
-        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0, length: 0), count: 1024)
+        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: 1024)
         mask = 1023
         var generator = SystemRandomNumberGenerator()
         seed = generator.next() | 1
     }
 
     /// The earlier object whose encoding equals `body[start...]` (the bytes just appended); otherwise records
-    /// `newObject` as their owner and returns nil.
-    mutating func existing(from start: Int, in body: UnsafeRawBufferPointer, newObject: Int) -> Int? {
+    /// `newObject` as their owner and returns nil. Object `o`'s bytes are `body[ends[o - 1] ..< ends[o]]`.
+    mutating func existing(
+        from start: Int, in body: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>, newObject: Int
+    ) -> Int? {
+        // Grow before probing, while every recorded object has its end in `ends`.
+        if count * 2 > mask { grow(ends: ends, body: body) }
         let bytes = UnsafeRawBufferPointer(rebasing: body[start...])
         let n = bytes.count
         let h = Self.hash(bytes, seed: seed)
+        let tag = UInt32(truncatingIfNeeded: h >> 32)
         let mask = self.mask
         let found: Int? = slots.withUnsafeMutableBufferPointer { table in
             var i = Int(truncatingIfNeeded: h) & mask
             while true {
                 let slot = table[i]
                 if slot.object == 0 {
-                    table[i] = Slot(hash: h, object: newObject + 1, start: start, length: n)
+                    table[i] = Slot(hash: tag, object: Int32(truncatingIfNeeded: newObject + 1), start: start)
                     return nil
                 }
-                if slot.hash == h, slot.length == n,
-                   Self.equal(bytes, UnsafeRawBufferPointer(start: body.baseAddress! + slot.start, count: n)) {
-                    return slot.object - 1
+                // Encodings are prefix-free (the marker fixes the length), so an earlier object whose bytes begin
+                // with all of this encoding is this value.
+                if slot.hash == tag, slot.start + n <= start,
+                   Self.equal(bytes, UnsafeRawBufferPointer(rebasing: body[slot.start..<(slot.start + n)])) {
+                    return Int(slot.object) - 1
                 }
                 i = (i + 1) & mask
             }
         }
-        if found == nil {
-            count += 1
-            if count * 2 > mask { grow() }
-        }
+        if found == nil { count += 1 }
         return found
     }
 
-    private mutating func grow() {
+    /// Doubles the table; hashes are recomputed from the bytes (slots keep only part of them).
+    private mutating func grow(ends: UnsafeBufferPointer<Int>, body: UnsafeRawBufferPointer) {
         let old = slots
         let capacity = (mask + 1) * 2
-        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0, length: 0), count: capacity)
+        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: capacity)
         mask = capacity - 1
         for slot in old where slot.object != 0 {
-            var i = Int(truncatingIfNeeded: slot.hash) & mask
+            let o = Int(slot.object) - 1
+            let h = Self.hash(UnsafeRawBufferPointer(rebasing: body[slot.start..<ends[o]]), seed: seed)
+            var i = Int(truncatingIfNeeded: h) & mask
             while slots[i].object != 0 { i = (i + 1) & mask }
             slots[i] = slot
         }
