@@ -24,6 +24,39 @@ import Testing
         return true
     }
 
+    /// Large values (tens of thousands of objects, so the writer's uniquing table grows many times and references
+    /// and offsets take 2 and 4 bytes) are byte-identical too.
+    @Test func largeValuesAreByteIdentical() throws {
+        guard try Self.requirePython() else { return }
+        var config = Self.pythonConfig()
+        config.maxCollection = 40
+        config.maxDepth = 3
+        var values: [PlistValue] = []
+        for seed in 0..<8 {
+            var random = RandomPlist(seed: UInt64(90_000 + seed), config: config)
+            values.append(.array((0..<6).map { _ in random.value() }))
+        }
+        values.append(.array((0..<30_000).map { .integer(PlistInteger(Int64($0 % 7_000) * 1_000_003)) }))
+        values.append(.array((0..<30_000).map { .string("s\($0 % 9_000)") }))
+        var lines: [String] = []
+        for value in values {
+            let ours = try BinaryWriter.write(value, options: PlistWriteOptions())
+            lines.append(TypedJSONText.encode(value) + "\t" + Data(ours).base64EncodedString())
+        }
+        let script = """
+            bad = 0
+            lines = sys.stdin.read().split('\\n')
+            for line in lines:
+                j, b = line.split('\\t')
+                if plistlib.dumps(dec(json.loads(j)), fmt=plistlib.FMT_BINARY) != base64.b64decode(b):
+                    bad += 1
+            print(len(lines), bad)
+            """
+        guard let result = try BinaryPython.run(script, input: Data(lines.joined(separator: "\n").utf8)) else { return }
+        #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "\(values.count) 0\n")
+    }
+
     /// ≥ 1,000 seeded values: PlistKit's bytes must equal `plistlib.dumps(fmt=FMT_BINARY)` of the same value rebuilt
     /// in Python from typed JSON, and `plistlib.loads` of PlistKit's bytes must give that value back.
     @Test func writerIsByteIdenticalToPlistlib() throws {
