@@ -64,6 +64,16 @@ enum ToolRunner {
         else { return false }
         return r.status == 0
     }()
+    /// Whether the built tool writes OpenStep text yet.
+    static let oursWritesOpenStep: Bool = {
+        guard oursReadsXML, let dir = try? temporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("probe.plist")
+        guard (try? Data("<plist><dict><key>a</key><string>b</string></dict></plist>".utf8).write(to: file)) != nil
+        else { return false }
+        return (try? runOurs(["-convert", "openstep", "-o", "-", file.path]))?.status == 0
+    }()
+    static let openStepMissing: Comment = "the OpenStep writer has not landed in this build of PlistKit"
     static let binaryMissing: Comment = "the binary reader and writer have not landed in this build of PlistKit"
 
     static func runOurs(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
