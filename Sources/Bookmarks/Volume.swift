@@ -1,0 +1,120 @@
+import CSystem
+
+/// One line of `/proc/self/mountinfo`.
+public struct MountEntry: Sendable, Equatable {
+    public var mountID: UInt64
+    public var parentID: UInt64
+    /// Root of the mount inside its filesystem (not `/` for bind mounts and btrfs subvolumes).
+    public var root: String
+    public var mountPoint: String
+    public var fsType: String
+    public var source: String
+
+    /// Parses mountinfo text; malformed lines are skipped.
+    static func parse(_ text: String) -> [MountEntry] {
+        var out: [MountEntry] = []
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 10, let dash = f.firstIndex(of: "-"), dash >= 6, dash + 2 < f.count,
+                  let id = UInt64(f[0]), let parent = UInt64(f[1]) else { continue }
+            out.append(MountEntry(mountID: id, parentID: parent, root: unescape(f[3]), mountPoint: unescape(f[4]),
+                                  fsType: String(f[dash + 1]), source: unescape(f[dash + 2])))
+        }
+        return out
+    }
+
+    /// mountinfo escapes space, tab, newline and backslash as `\ooo`.
+    static func unescape(_ s: Substring) -> String {
+        guard s.contains("\\") else { return String(s) }
+        var bytes: [UInt8] = []
+        let u = Array(s.utf8)
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x5C, i + 3 < u.count, let v = UInt8(String(decoding: u[(i + 1)...(i + 3)], as: UTF8.self), radix: 8) {
+                bytes.append(v)
+                i += 4
+            } else {
+                bytes.append(u[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The current mount table.
+    static func current() -> [MountEntry] {
+        guard let bytes = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return [] }
+        return parse(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// What a bookmark remembers about the volume (mount) holding its target, and how to recognise it again.
+public struct VolumeRecord: Sendable, Equatable {
+    public var mountPoint: String
+    /// Filesystem UUID from `FS_IOC_GETFSUUID` (upper-case 8-4-4-4-12), when the filesystem reports a non-zero one.
+    public var uuid: String?
+    /// `statfs` `f_fsid` (8 bytes), zero on filesystems that do not set it.
+    public var fsid: [UInt8]
+    public var fsType: String
+    public var source: String
+    public var root: String
+    public var size: Int64?
+
+    public init(mountPoint: String, uuid: String?, fsid: [UInt8], fsType: String, source: String, root: String, size: Int64? = nil) {
+        self.mountPoint = mountPoint
+        self.uuid = uuid
+        self.fsid = fsid
+        self.fsType = fsType
+        self.source = source
+        self.root = root
+        self.size = size
+    }
+
+    /// Reads what identifies the mount `entry` now.
+    static func probe(_ entry: MountEntry) -> VolumeRecord {
+        var record = VolumeRecord(mountPoint: entry.mountPoint, uuid: nil, fsid: [], fsType: entry.fsType,
+                                  source: entry.source, root: entry.root)
+        let dir = Sys.openat(CSYSTEM_AT_FDCWD, Array(entry.mountPoint.utf8), CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)
+        if dir >= 0 {
+            defer { Sys.close(dir) }
+            var uuid = [UInt8](repeating: 0, count: 16)
+            var length: UInt8 = 0
+            if csystem_get_fs_uuid(dir, &uuid, &length) == 0, length > 0, uuid.contains(where: { $0 != 0 }) {
+                record.uuid = formatUUID(Array(uuid[0..<Int(length)]))
+            }
+            var type: Int64 = 0, f0: Int32 = 0, f1: Int32 = 0, bsize: UInt64 = 0, blocks: UInt64 = 0
+            if csystem_fstatfs(dir, &type, &f0, &f1, &bsize, &blocks) == 0 {
+                record.fsid = BookWriter.le(UInt64(UInt32(bitPattern: f0)), 4) + BookWriter.le(UInt64(UInt32(bitPattern: f1)), 4)
+                let (size, overflow) = bsize.multipliedReportingOverflow(by: blocks)
+                if !overflow, size <= UInt64(Int64.max) { record.size = Int64(size) }
+            }
+        }
+        return record
+    }
+
+    static func formatUUID(_ b: [UInt8]) -> String {
+        let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+        guard hex.count == 16 else { return hex.joined() }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+
+    /// Is `other` (probed now) the same filesystem as `self` (stored)? UUID first, then fsid + type, then source + type.
+    func sameFilesystem(as other: VolumeRecord) -> Bool {
+        guard fsType == other.fsType else { return false }
+        if let a = uuid, let b = other.uuid { return a == b }
+        if uuid != nil || other.uuid != nil { return false }
+        let zero = [UInt8](repeating: 0, count: 8)
+        if fsid.count == 8, other.fsid.count == 8, fsid != zero { return fsid == other.fsid }
+        return source == other.source
+    }
+
+    /// Finds the mount entry for a mount id, or the entry with the longest mount-point prefix of `path`.
+    static func mount(for mountID: UInt64?, path: String, in table: [MountEntry]) -> MountEntry? {
+        if let id = mountID, let e = table.last(where: { $0.mountID == id }) { return e }
+        var best: MountEntry? = nil
+        for e in table where path == e.mountPoint || path.hasPrefix(e.mountPoint == "/" ? "/" : e.mountPoint + "/") {
+            if e.mountPoint.utf8.count >= (best?.mountPoint.utf8.count ?? 0) { best = e }
+        }
+        return best
+    }
+}
