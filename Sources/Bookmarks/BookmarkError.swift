@@ -49,6 +49,14 @@ public enum BookmarkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The opened descriptor is not the bookmarked object (it changed between resolve and open).
     case identityChanged(path: String)
 
+    /// The last path the bookmark knew, for the not-found family of errors (budget exhaustion is one).
+    public var lastKnownPath: String? {
+        switch self {
+        case .fileNotFound(let p), .searchBudgetExhausted(let p, _), .volumeNotMounted(_, let p): return p
+        default: return nil
+        }
+    }
+
     /// The matching `NSCocoaErrorDomain` code on Apple platforms.
     public var appleErrorCode: Int {
         switch self {
