@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import Bookmarks
+
+/// Scenarios that need mounts: tmpfs mounted in a scratch directory (root only; CI runs as root).
+@Suite(.serialized, .enabled(if: Shell.canMount, "needs root and permission to mount tmpfs"))
+struct VolumeTests {
+    @Test func volumeMovedToAnotherMountPointIsFollowed() throws {
+        let s = Scratch()
+        #expect(s.mountTmpfs("m1"))
+        let path = s.file("m1/dir/target.txt")
+        let data = try Bookmark.create(path: path)
+        let record = try BookmarkRecord(container: try BookContainer.read(data))
+        #expect(record.volume?.mountPoint == s.p("m1"))
+        #expect(record.volume?.fsType == "tmpfs")
+        s.dir("m2")
+        let r = try Shell.run("/bin/mount", ["--move", s.p("m1"), s.p("m2")])
+        try #require(r.status == 0, "mount --move: \(r.stderr)")
+        s.mounts = [s.p("m2")]
+        let res = try Bookmark.resolve(data)
+        #expect(res.path == s.p("m2/dir/target.txt") && res.isStale && res.reason == .volumeMoved)
+        #expect(res.confidence == .strong)
+    }
+
+    @Test func unmountedVolumeIsReported() throws {
+        let s = Scratch()
+        #expect(s.mountTmpfs("m"))
+        let path = s.file("m/target.txt")
+        let data = try Bookmark.create(path: path)
+        _ = try Shell.run("/bin/umount", [s.p("m")])
+        s.mounts = []
+        let outcome = Result { try Bookmark.resolve(data) }
+        if case .failure(let e) = outcome, case .volumeNotMounted(_, let last)? = e as? BookmarkError {
+            #expect(last == path)
+        } else {
+            Issue.record("expected volumeNotMounted, got \(outcome)")
+        }
+        // A new tmpfs at the same mount point is a different volume (its UUID differs): still not mounted.
+        #expect(s.mountTmpfs("m"))
+        s.file("m/target.txt")
+        #expect(throws: BookmarkError.self) { try Bookmark.resolve(data) }
+    }
+
+    @Test func moveToAnotherFilesystemIsNotFound() throws {
+        let s = Scratch()
+        #expect(s.mountTmpfs("other"))
+        let path = s.file("home/doc.txt", "data")
+        let data = try Bookmark.create(path: path)
+        // A cross-filesystem mv is copy + delete: the identity does not survive.
+        let r = try Shell.run("/bin/mv", [path, s.p("other/doc.txt")])
+        try #require(r.status == 0)
+        #expect(throws: BookmarkError.fileNotFound(lastKnownPath: path)) {
+            var o = BookmarkResolveOptions()
+            o.budget.maxLevelsUp = 2   // widening to the scratch root reaches b/ on the original mount
+            _ = try Bookmark.resolve(data, options: o)
+        }
+    }
+
+    @Test func searchDoesNotCrossIntoAnotherMount() throws {
+        let s = Scratch()
+        let path = s.file("a/x/target.txt")
+        let data = try Bookmark.create(path: path)
+        // Move the target out of the search area, then bind-mount its new directory inside the search area:
+        // same filesystem and st_dev, but another mount (different mount id) — the search must not enter it.
+        s.dir("b")
+        try s.move("a/x/target.txt", "b/target.txt")
+        s.dir("a/x/mnt")
+        let r = try Shell.run("/bin/mount", ["--bind", s.p("b"), s.p("a/x/mnt")])
+        try #require(r.status == 0)
+        s.mounts.append(s.p("a/x/mnt"))
+        #expect(FileManager.default.fileExists(atPath: s.p("a/x/mnt/target.txt")))
+        var o = BookmarkResolveOptions()
+        o.budget.maxLevelsUp = 0
+        #expect(throws: BookmarkError.fileNotFound(lastKnownPath: path)) { try Bookmark.resolve(data, options: o) }
+        o.budget.maxLevelsUp = 2   // widening to the scratch root reaches b/ on the original mount
+        let res = try Bookmark.resolve(data, options: o)
+        #expect(res.path == s.p("b/target.txt") && res.reason == .moved)
+    }
+}
