@@ -1,5 +1,6 @@
 import CSystem
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,8 +77,9 @@ public enum Bookmark {
         record.handle = target.handle
         record.ancestorHandles = minimal ? [] : ancestors
         record.device = target.device
-        let table = MountEntry.current()
-        if let entry = VolumeRecord.mount(for: target.mountID, path: display, in: table) {
+        let entry = target.mountID.flatMap { MountEntry.entry(mountID: $0) }
+            ?? VolumeRecord.mount(for: nil, path: display, in: MountEntry.current())
+        if let entry {
             record.volume = VolumeRecord.probe(entry)
         }
         record.creationTime = Double(Sys.realtimeNanoseconds()) / 1e9 - 978_307_200
@@ -85,7 +87,7 @@ public enum Bookmark {
             record.displayName = PathBytes.string(name)
             let uid = getuid()
             record.userID = Int64(uid)
-            if let pw = getpwuid(uid), let n = pw.pointee.pw_name { record.userName = String(cString: n) }
+            record.userName = UserNames.name(of: uid)
         }
         if let base = relativeTo {
             let baseComps = PathBytes.split(try realpath(try absolutePath(base)))
@@ -167,5 +169,21 @@ public enum Bookmark {
     /// Every key present in the data (all TOCs), which Apple's API offers no way to list.
     public static func allKeys(fromBookmarkData data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> [BookKey] {
         try BookContainer.read(data, limits: limits).tocs.flatMap { $0.entries.map(\.key) }
+    }
+}
+
+/// User names by uid, looked up once per process (NSS lookups cost far more than the rest of `create`).
+enum UserNames {
+    private static let cache = Mutex<[uid_t: String?]>([:])
+
+    static func name(of uid: uid_t) -> String? {
+        if let hit = cache.withLock({ $0[uid] }) { return hit }
+        var name: String? = nil
+        var pw = passwd()
+        var result: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        if getpwuid_r(uid, &pw, &buffer, buffer.count, &result) == 0, result != nil, let n = pw.pw_name { name = String(cString: n) }
+        cache.withLock { $0[uid] = name }
+        return name
     }
 }

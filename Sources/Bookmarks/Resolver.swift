@@ -76,6 +76,14 @@ struct Resolver {
         guard let version = record.formatVersion else { return try foreign() }
         guard let stored = record.identity else { throw .corruptData(.missingKey("file properties (0x1010)"), offset: 0) }
 
+        // Fast path: the stored path holds the stored identity on the stored filesystem (non-zero f_fsid of
+        // its directory), so the mount table need not be read.
+        if let vol = record.volume, vol.fsid.count == 8, vol.fsid.contains(where: { $0 != 0 }),
+           case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, record.pathBytes), let c = now.matches(stored),
+           VolumeRecord.fsid(of: PathBytes.join(record.components.dropLast())) == vol.fsid {
+            return found(record.pathBytes, version < BookmarkRecord.currentFormatVersion ? .formatUpgraded : nil, c, now)
+        }
+
         // Volume: still at its mount point, moved to another one, or gone.
         var comps = record.components
         var mountCount = 0

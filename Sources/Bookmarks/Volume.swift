@@ -12,25 +12,40 @@ public struct MountEntry: Sendable, Equatable {
 
     /// Parses mountinfo text; malformed lines are skipped.
     static func parse(_ text: String) -> [MountEntry] {
+        parse(bytes: Array(text.utf8), only: nil)
+    }
+
+    /// Parses mountinfo bytes; with `only`, just the line of that mount id (no work on the others).
+    static func parse(bytes: [UInt8], only: UInt64?) -> [MountEntry] {
         var out: [MountEntry] = []
-        for line in text.split(separator: "\n") {
-            let f = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard f.count >= 10, let dash = f.firstIndex(of: "-"), dash >= 6, dash + 2 < f.count,
-                  let id = UInt64(f[0]), let parent = UInt64(f[1]) else { continue }
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            if let only {
+                // Cheap check of the leading id before splitting the line.
+                var id: UInt64 = 0
+                var i = lineStart
+                while i < lineEnd, bytes[i] >= 0x30, bytes[i] <= 0x39 { id = id &* 10 &+ UInt64(bytes[i] - 0x30); i += 1 }
+                if id != only { continue }
+            }
+            let f = bytes[lineStart..<lineEnd].split(separator: 0x20)
+            guard f.count >= 10, let dash = f.firstIndex(where: { $0.count == 1 && $0.first == 0x2D }), dash >= 6, dash + 2 < f.count,
+                  let id = UInt64(String(decoding: f[0], as: UTF8.self)), let parent = UInt64(String(decoding: f[1], as: UTF8.self)) else { continue }
             out.append(MountEntry(mountID: id, parentID: parent, root: unescape(f[3]), mountPoint: unescape(f[4]),
-                                  fsType: String(f[dash + 1]), source: unescape(f[dash + 2])))
+                                  fsType: String(decoding: f[dash + 1], as: UTF8.self), source: unescape(f[dash + 2])))
         }
         return out
     }
 
     /// mountinfo escapes space, tab, newline and backslash as `\ooo`.
-    static func unescape(_ s: Substring) -> String {
-        guard s.contains("\\") else { return String(s) }
+    static func unescape(_ u: ArraySlice<UInt8>) -> String {
+        guard u.contains(0x5C) else { return String(decoding: u, as: UTF8.self) }
         var bytes: [UInt8] = []
-        let u = Array(s.utf8)
-        var i = 0
-        while i < u.count {
-            if u[i] == 0x5C, i + 3 < u.count, let v = UInt8(String(decoding: u[(i + 1)...(i + 3)], as: UTF8.self), radix: 8) {
+        var i = u.startIndex
+        while i < u.endIndex {
+            if u[i] == 0x5C, i + 3 < u.endIndex, let v = UInt8(String(decoding: u[(i + 1)...(i + 3)], as: UTF8.self), radix: 8) {
                 bytes.append(v)
                 i += 4
             } else {
@@ -41,10 +56,16 @@ public struct MountEntry: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The mount with this id, reading only its line of the table.
+    static func entry(mountID: UInt64) -> MountEntry? {
+        guard let bytes = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return nil }
+        return parse(bytes: bytes, only: mountID).last
+    }
+
     /// The current mount table.
     static func current() -> [MountEntry] {
         guard let bytes = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return [] }
-        return parse(String(decoding: bytes, as: UTF8.self))
+        return parse(bytes: bytes, only: nil)
     }
 }
 
@@ -90,6 +111,13 @@ public struct VolumeRecord: Sendable, Equatable {
             }
         }
         return record
+    }
+
+    /// `f_fsid` of the filesystem holding `path` (8 bytes), or nil.
+    static func fsid(of path: [UInt8]) -> [UInt8]? {
+        var type: Int64 = 0, f0: Int32 = 0, f1: Int32 = 0, bsize: UInt64 = 0, blocks: UInt64 = 0
+        guard Sys.withCPath(path, { csystem_statfs($0, &type, &f0, &f1, &bsize, &blocks) }) == 0 else { return nil }
+        return BookWriter.le(UInt64(UInt32(bitPattern: f0)), 4) + BookWriter.le(UInt64(UInt32(bitPattern: f1)), 4)
     }
 
     static func formatUUID(_ b: [UInt8]) -> String {

@@ -131,6 +131,20 @@ int csystem_fstatfs(int fd, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint6
     return 0;
 }
 
+int csystem_statfs(const char *path, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint64_t *block_size, uint64_t *blocks) {
+    struct statfs s;
+    int rc = statfs(path, &s);
+    if (rc != 0) return rc;
+    *type = (int64_t)s.f_type;
+    int words[2];
+    memcpy(words, &s.f_fsid, sizeof words);
+    *fsid0 = words[0];
+    *fsid1 = words[1];
+    *block_size = (uint64_t)s.f_bsize;
+    *blocks = (uint64_t)s.f_blocks;
+    return 0;
+}
+
 int csystem_readdir(void *dir, uint64_t *ino, uint8_t *type, const char **name) {
     errno = 0;
     struct dirent *e = readdir((DIR *)dir);

@@ -49,6 +49,9 @@ int csystem_get_fs_uuid(int fd, uint8_t *uuid16, uint8_t *length);
 /* fstatfs(2): type magic, f_fsid words, block size and block count. */
 int csystem_fstatfs(int fd, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint64_t *block_size, uint64_t *blocks);
 
+/* statfs(2) on a path: the same fields as csystem_fstatfs. */
+int csystem_statfs(const char *path, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint64_t *block_size, uint64_t *blocks);
+
 /* One directory entry from readdir(3): inode, d_type and a pointer to the NUL-terminated name
    (valid until the next call). Returns 1 for an entry, 0 at the end, -1 on error (errno set). */
 int csystem_readdir(void *dir, uint64_t *ino, uint8_t *type, const char **name);
