@@ -14,6 +14,7 @@ create   writes bookmark data for PATH to FILE (default: stdout).
 resolve  prints the resolved path, then "stale: no" or "stale: <reason>" (moved, volumeMoved, replaced,
          relocatedTree, foreignFormat, formatUpgraded) and the identity confidence. Exit 1 on failure.
 inspect  lists every TOC entry (Apple and Linux keys); works on macOS blobs too.
+resolve and inspect accept bare bookmark data and alias files.
 bench    times create / resolve in a scratch directory (default /tmp).
 """
 
@@ -86,12 +87,12 @@ do {
         if flag("--prefer-identity") { opts.policy = .preferIdentity }
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
-        let result = try Bookmark.resolve(readAll(args[0]), options: opts)
+        let result = try Bookmark.resolve(AliasFile.unwrap(readAll(args[0])), options: opts)
         print(BookmarkInspection.describe(result, json: json), terminator: json ? "\n" : "")
     case "inspect":
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
-        let data = readAll(args[0])
+        let data = try AliasFile.unwrap(readAll(args[0]))
         print(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), terminator: json ? "\n" : "")
     case "bench":
         let dir = args.first ?? "/tmp"
