@@ -51,7 +51,7 @@ struct VolumeTests {
         try #require(r.status == 0)
         #expect(throws: BookmarkError.fileNotFound(lastKnownPath: path)) {
             var o = BookmarkResolveOptions()
-            o.budget.maxLevelsUp = 2   // widening to the scratch root reaches b/ on the original mount
+            o.budget.maxLevelsUp = 1   // stay inside the scratch tree
             _ = try Bookmark.resolve(data, options: o)
         }
     }
@@ -75,5 +75,42 @@ struct VolumeTests {
         o.budget.maxLevelsUp = 2   // widening to the scratch root reaches b/ on the original mount
         let res = try Bookmark.resolve(data, options: o)
         #expect(res.path == s.p("b/target.txt") && res.reason == .moved)
+    }
+
+    static let haveMkfsExt4 = Shell.find("mkfs.ext4") != nil
+
+    /// An ext4 image unmounted and mounted again elsewhere (a new loop device, so a new st_dev): the FS UUID
+    /// identifies the volume, the handle identifies the file, and the path is rebased.
+    @Test(.enabled(if: haveMkfsExt4, "mkfs.ext4 (e2fsprogs) is not installed"))
+    func ext4ImageRemountedElsewhereIsVolumeMoved() throws {
+        let s = Scratch()
+        let image = s.p("fs.img")
+        #expect(FileManager.default.createFile(atPath: image, contents: nil))
+        try #require(truncate(image, 16 << 20) == 0)
+        let mk = try Shell.run(try #require(Shell.find("mkfs.ext4")), ["-q", "-F", image])
+        try #require(mk.status == 0, "mkfs.ext4: \(mk.stderr)")
+        s.dir("m1")
+        let m1 = try Shell.run("/bin/mount", ["-o", "loop", image, s.p("m1")])
+        try #require(m1.status == 0, "loop mount not possible here: \(m1.stderr)")
+        s.mounts = [s.p("m1")]
+        let path = s.file("m1/dir/target.txt")
+        let data = try Bookmark.create(path: path)
+        let record = try BookmarkRecord(container: try BookContainer.read(data))
+        #expect(record.volume?.uuid != nil, "ext4 reports its UUID through FS_IOC_GETFSUUID")
+        _ = try Shell.run("/bin/umount", [s.p("m1")])
+        s.mounts = []
+        // Hold another loop device so the image gets a different one (and a different st_dev).
+        let spare = s.p("spare.img")
+        _ = FileManager.default.createFile(atPath: spare, contents: nil)
+        _ = truncate(spare, 1 << 20)
+        let hold = try Shell.run("/sbin/losetup", ["-f", "--show", spare])
+        defer { if hold.status == 0 { _ = try? Shell.run("/sbin/losetup", ["-d", hold.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) } }
+        s.dir("m2")
+        let m2 = try Shell.run("/bin/mount", ["-o", "loop", image, s.p("m2")])
+        try #require(m2.status == 0, "\(m2.stderr)")
+        s.mounts = [s.p("m2")]
+        let res = try Bookmark.resolve(data)
+        #expect(res.path == s.p("m2/dir/target.txt") && res.isStale && res.reason == .volumeMoved)
+        #expect(res.confidence == .strong)
     }
 }
