@@ -41,8 +41,8 @@ public enum IdentityConfidence: String, Sendable, Equatable, Comparable {
     case strong
 
     public static func < (a: Self, b: Self) -> Bool {
-        let order: [Self] = [.weak, .medium, .strong]
-        return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+        func rank(_ c: Self) -> Int { c == .weak ? 0 : c == .medium ? 1 : 2 }
+        return rank(a) < rank(b)
     }
 }
 

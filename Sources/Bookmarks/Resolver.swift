@@ -166,12 +166,13 @@ struct Resolver {
 
     /// `open_by_handle_at` + `/proc/self/fd` — only with the caller's opt-in and an existing capability.
     func privilegedLookup(_ stored: FileIdentity, mountPoint: [UInt8]) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        guard let h = stored.handle, !h.isFID, Sys.hasDacReadSearch() else { return nil }
+        guard let h = stored.handle, !h.isFID, !h.bytes.isEmpty, Sys.hasDacReadSearch() else { return nil }
         let mfd = Sys.openat(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY)
         guard mfd >= 0 else { return nil }
         defer { Sys.close(mfd) }
-        let fd = h.bytes.withUnsafeBufferPointer { b in
-            csystem_open_by_handle_at(mfd, b.baseAddress!, UInt32(b.count), h.type, CSYSTEM_O_PATH | CSYSTEM_O_CLOEXEC)
+        let fd = h.bytes.withUnsafeBufferPointer { b -> Int32 in
+            guard let base = b.baseAddress else { return -1 }
+            return csystem_open_by_handle_at(mfd, base, UInt32(b.count), h.type, CSYSTEM_O_PATH | CSYSTEM_O_CLOEXEC)
         }
         guard fd >= 0 else { return nil }
         defer { Sys.close(fd) }

@@ -26,6 +26,9 @@ import Testing
         var outcomes: [String: Int] = [:]
         let interesting: [UInt32] = [0, 1, 3, 4, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, 48, 0x0601, 0x0701, 0x0902]
         let started = Date()
+        var fuzzResolve = BookmarkResolveOptions()
+        fuzzResolve.budget = SearchBudget(maxEntries: 200, maxMilliseconds: 20, maxDepth: 2, maxLevelsUp: 0)
+        fuzzResolve.refreshWhenStale = false
         for i in 0..<20_000 {
             var b = seeds[i % seeds.count]
             for _ in 0...rng.below(4) {
@@ -53,6 +56,10 @@ import Testing
                 let c = try BookContainer.read(b)
                 _ = try? BookmarkRecord(container: c)
                 _ = try? BookmarkInspection.json(b)
+                if i % 10 == 0 {
+                    // Forged data may steer resolution anywhere the caller can look, within the caller's budget.
+                    _ = try? Bookmark.resolve(b, options: fuzzResolve)
+                }
                 outcomes["ok", default: 0] += 1
             } catch {
                 outcomes["BookmarkError", default: 0] += 1   // typed throws: nothing else can arrive here

@@ -114,3 +114,23 @@ struct VolumeTests {
         #expect(res.confidence == .strong)
     }
 }
+
+/// Parsing of /proc/self/mountinfo lines (format: proc(5); octal escapes for space, tab, newline, backslash).
+@Suite struct MountTableTests {
+    @Test func parsesTheProcManPageExampleAndEscapes() {
+        let text = """
+        36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+        37 1 0:40 / /media/my\\040disk rw shared:2 - tmpfs none rw
+        bad line
+        """
+        let t = MountEntry.parse(text)
+        #expect(t.count == 2)
+        #expect(t.first == MountEntry(mountID: 36, parentID: 35, root: "/mnt1", mountPoint: "/mnt2", fsType: "ext3", source: "/dev/root"))
+        #expect(t.last?.mountPoint == "/media/my disk")
+        #expect(MountEntry.parse(bytes: Array(text.utf8), only: 37).map(\.fsType) == ["tmpfs"])
+    }
+
+    @Test func currentTableHasTheRootMount() {
+        #expect(MountEntry.current().contains { $0.mountPoint == "/" })
+    }
+}
