@@ -77,7 +77,8 @@ public enum Bookmark {
         record.handle = target.handle
         record.ancestorHandles = minimal ? [] : ancestors
         record.device = target.device
-        let entry = target.mountID.flatMap { MountEntry.entry(mountID: $0) }
+        let entry = MountEntry.viaStatmount(path: pathBytes)
+            ?? target.mountID.flatMap { MountEntry.entry(mountID: $0) }
             ?? VolumeRecord.mount(for: nil, path: display, in: MountEntry.current())
         if let entry {
             record.volume = VolumeRecord.probe(entry)

@@ -146,3 +146,34 @@ public struct VolumeRecord: Sendable, Equatable {
         return best
     }
 }
+
+extension MountEntry {
+    /// The mount holding `path` via `statmount(2)` (Linux 6.8+), without reading the whole mount table;
+    /// nil when the kernel lacks it (ENOSYS/EINVAL) or the answer is incomplete, so callers fall back to mountinfo.
+    static func viaStatmount(path: [UInt8]) -> MountEntry? {
+        var sx = csystem_statx_t()
+        let rc = Sys.withCPath(path) { csystem_statx(CSYSTEM_AT_FDCWD, $0, CSYSTEM_AT_SYMLINK_NOFOLLOW, CSYSTEM_STATX_MNT_ID_UNIQUE, &sx) }
+        guard rc == 0, sx.mask & CSYSTEM_STATX_MNT_ID_UNIQUE != 0 else { return nil }
+        // STATMOUNT_MNT_BASIC | MNT_ROOT | MNT_POINT | FS_TYPE | SB_SOURCE
+        let mask: UInt64 = 0x2 | 0x8 | 0x10 | 0x20 | 0x200
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { csystem_statmount(sx.mnt_id, mask, $0.baseAddress, $0.count) }
+        guard n == 0 else { return nil }
+        func u32(_ at: Int) -> Int { Int(buffer[at]) | Int(buffer[at + 1]) << 8 | Int(buffer[at + 2]) << 16 | Int(buffer[at + 3]) << 24 }
+        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(buffer[at + $1]) << (8 * UInt64($1)) } }
+        let size = min(u32(0), buffer.count)
+        let got = u64(8)
+        guard got & mask == mask else { return nil }
+        // struct statmount: strings start at byte 512; the fields hold offsets into that area.
+        let strings = 512
+        func string(_ field: Int) -> String? {
+            let start = strings + u32(field)
+            guard start < size else { return nil }
+            var end = start
+            while end < size, buffer[end] != 0 { end += 1 }
+            return String(decoding: buffer[start..<end], as: UTF8.self)
+        }
+        guard let root = string(104), let point = string(108), let type = string(36), let source = string(124) else { return nil }
+        return MountEntry(mountID: UInt64(u32(56)), parentID: UInt64(u32(60)), root: root, mountPoint: point, fsType: type, source: source)
+    }
+}

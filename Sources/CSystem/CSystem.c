@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/types.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
@@ -18,6 +19,12 @@
 #endif
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U
+#endif
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U
+#endif
+#ifndef SYS_statmount
+#define SYS_statmount 457   /* the same number on every architecture (unified syscall table) */
 #endif
 #ifndef MAX_HANDLE_SZ
 #define MAX_HANDLE_SZ 128
@@ -43,6 +50,7 @@ const int CSYSTEM_O_RDONLY = O_RDONLY;
 const uint32_t CSYSTEM_STATX_BASIC_STATS = STATX_BASIC_STATS;
 const uint32_t CSYSTEM_STATX_BTIME = STATX_BTIME;
 const uint32_t CSYSTEM_STATX_MNT_ID = STATX_MNT_ID;
+const uint32_t CSYSTEM_STATX_MNT_ID_UNIQUE = STATX_MNT_ID_UNIQUE;
 const uint32_t CSYSTEM_MAX_HANDLE_SZ = MAX_HANDLE_SZ;
 const uint8_t CSYSTEM_DT_DIR = DT_DIR;
 const uint8_t CSYSTEM_DT_REG = DT_REG;
@@ -158,3 +166,12 @@ int csystem_readdir(void *dir, uint64_t *ino, uint8_t *type, const char **name) 
 void *csystem_fdopendir(int fd) { return fdopendir(fd); }
 int csystem_closedir(void *dir) { return closedir((DIR *)dir); }
 int csystem_openat(int dirfd, const char *path, int flags, uint32_t mode) { return openat(dirfd, path, flags, (mode_t)mode); }
+
+int csystem_statmount(uint64_t unique_mount_id, uint64_t mask, void *buffer, size_t size) {
+    struct { uint32_t size; uint32_t spare; uint64_t mnt_id; uint64_t param; } req;
+    memset(&req, 0, sizeof req);
+    req.size = sizeof req;   /* MNT_ID_REQ_SIZE_VER0 = 24 */
+    req.mnt_id = unique_mount_id;
+    req.param = mask;
+    return (int)syscall(SYS_statmount, &req, buffer, size, 0);
+}

@@ -130,6 +130,20 @@ struct VolumeTests {
         #expect(MountEntry.parse(bytes: Array(text.utf8), only: 37).map(\.fsType) == ["tmpfs"])
     }
 
+    /// statmount(2) answers what mountinfo says for the same mount (the kernel's own table is the oracle).
+    @Test func statmountAgreesWithMountinfo() throws {
+        let s = Scratch()
+        let path = s.file("f")
+        guard let viaStatmount = MountEntry.viaStatmount(path: Array(path.utf8)) else {
+            return   // kernel without statmount (< 6.8): the mountinfo path is used, covered by the other tests
+        }
+        var sx = stat()
+        lstat(path, &sx)
+        let id = try FileIdentity.read(path: path)
+        let fromTable = try #require(MountEntry.current().last { $0.mountID == id.mountID })
+        #expect(viaStatmount == fromTable)
+    }
+
     @Test func currentTableHasTheRootMount() {
         #expect(MountEntry.current().contains { $0.mountPoint == "/" })
     }

@@ -52,6 +52,10 @@ int csystem_fstatfs(int fd, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint6
 /* statfs(2) on a path: the same fields as csystem_fstatfs. */
 int csystem_statfs(const char *path, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint64_t *block_size, uint64_t *blocks);
 
+/* statmount(2) (Linux 6.8+): fills `buffer` with a `struct statmount` for the unique mount id (from statx
+   STATX_MNT_ID_UNIQUE). Returns -1 with ENOSYS on older kernels. */
+int csystem_statmount(uint64_t unique_mount_id, uint64_t mask, void *buffer, size_t size);
+
 /* One directory entry from readdir(3): inode, d_type and a pointer to the NUL-terminated name
    (valid until the next call). Returns 1 for an entry, 0 at the end, -1 on error (errno set). */
 int csystem_readdir(void *dir, uint64_t *ino, uint8_t *type, const char **name);
@@ -77,6 +81,7 @@ extern const int CSYSTEM_O_RDONLY;
 extern const uint32_t CSYSTEM_STATX_BASIC_STATS;
 extern const uint32_t CSYSTEM_STATX_BTIME;
 extern const uint32_t CSYSTEM_STATX_MNT_ID;
+extern const uint32_t CSYSTEM_STATX_MNT_ID_UNIQUE;
 extern const uint32_t CSYSTEM_MAX_HANDLE_SZ;
 extern const uint8_t CSYSTEM_DT_DIR;
 extern const uint8_t CSYSTEM_DT_REG;
