@@ -49,11 +49,12 @@ public enum BookmarkInspection {
     public static func describe(_ r: BookmarkResolution, json: Bool) -> String {
         if json {
             return "{\"path\":\(quote(r.path)),\"stale\":\(r.isStale),\"reason\":\(r.reason.map { quote($0.rawValue) } ?? "null"),"
-                + "\"confidence\":\(r.confidence.map { quote($0.rawValue) } ?? "null"),\"entriesSearched\":\(r.entriesSearched)}"
+                + "\"confidence\":\(r.confidence.map { quote($0.rawValue) } ?? "null"),\"inTrash\":\(r.isInTrash),\"entriesSearched\":\(r.entriesSearched)}"
         }
         var out = r.path + "\n"
         out += "stale: " + (r.reason?.rawValue ?? "no") + "\n"
         if let c = r.confidence { out += "confidence: \(c.rawValue)\n" }
+        if r.isInTrash { out += "in trash: yes\n" }
         return out
     }
 

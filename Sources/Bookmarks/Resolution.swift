@@ -78,4 +78,14 @@ public struct BookmarkResolution: Sendable, Equatable {
     public var entriesSearched: Int
     /// The identity of the object found (used by `resolveAndOpen` to check the descriptor).
     public var identity: FileIdentity?
+
+    /// True when the result lies in a freedesktop.org Trash (`…/Trash/files/…` or `/.Trash-<uid>/files/…`):
+    /// moving to the trash is a rename, so bookmarks follow files there.
+    public var isInTrash: Bool {
+        let parts = PathBytes.split(pathBytes).map { String(decoding: $0, as: UTF8.self) }
+        for i in parts.indices.dropLast() where parts[i + 1] == "files" {
+            if parts[i] == "Trash" || parts[i].hasPrefix(".Trash-") || parts[i] == ".Trash" { return true }
+        }
+        return false
+    }
 }

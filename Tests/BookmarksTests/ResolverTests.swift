@@ -58,6 +58,15 @@ import Testing
         #expect(r.path == s.p("b/c/tree-moved/sub/target.txt") && r.isStale && r.reason == .moved)
     }
 
+    @Test func movedToTheTrashIsReported() throws {
+        let s = Scratch()
+        let data = try Bookmark.create(path: s.file("home/doc.txt"))
+        try s.move("home/doc.txt", ".local/share/Trash/files/doc.txt")
+        let r = try resolve(data)
+        #expect(r.path == s.p(".local/share/Trash/files/doc.txt") && r.reason == .moved && r.isInTrash)
+        #expect(!(try resolve(try #require(r.refreshedData))).isStale)
+    }
+
     @Test func directoryBookmarkFollowsRename() throws {
         let s = Scratch()
         let data = try Bookmark.create(path: s.dir("docs/project"))
