@@ -22,6 +22,18 @@ struct VolumeTests {
         #expect(res.confidence == .strong)
     }
 
+    @Test func bookmarkOfTheMountRootItselfFollowsTheMove() throws {
+        let s = Scratch()
+        #expect(s.mountTmpfs("m1"))
+        let data = try Bookmark.create(path: s.p("m1"))
+        s.dir("m2")
+        let r = try Shell.run("/bin/mount", ["--move", s.p("m1"), s.p("m2")])
+        try #require(r.status == 0, "mount --move: \(r.stderr)")
+        s.mounts = [s.p("m2")]
+        let res = try Bookmark.resolve(data)
+        #expect(res.path == s.p("m2") && res.reason == .volumeMoved && res.confidence == .strong)
+    }
+
     @Test func unmountedVolumeIsReported() throws {
         let s = Scratch()
         #expect(s.mountTmpfs("m"))
@@ -77,17 +89,17 @@ struct VolumeTests {
         #expect(res.path == s.p("b/target.txt") && res.reason == .moved)
     }
 
-    static let haveMkfsExt4 = Shell.find("mkfs.ext4") != nil
+    static let haveMkfsExt4 = Shell.find("mkfs.ext4") != nil || FileManager.default.isExecutableFile(atPath: "/sbin/mkfs.ext4")
 
     /// An ext4 image unmounted and mounted again elsewhere (a new loop device, so a new st_dev): the FS UUID
     /// identifies the volume, the handle identifies the file, and the path is rebased.
-    @Test(.enabled(if: haveMkfsExt4, "mkfs.ext4 (e2fsprogs) is not installed"))
+    @Test(.enabled(if: haveMkfsExt4 && Shell.canLoopMount, "needs mkfs.ext4 (e2fsprogs) and a free loop device"))
     func ext4ImageRemountedElsewhereIsVolumeMoved() throws {
         let s = Scratch()
         let image = s.p("fs.img")
         #expect(FileManager.default.createFile(atPath: image, contents: nil))
         try #require(truncate(image, 16 << 20) == 0)
-        let mk = try Shell.run(try #require(Shell.find("mkfs.ext4")), ["-q", "-F", image])
+        let mk = try Shell.run(Shell.find("mkfs.ext4") ?? "/sbin/mkfs.ext4", ["-q", "-F", image])
         try #require(mk.status == 0, "mkfs.ext4: \(mk.stderr)")
         s.dir("m1")
         let m1 = try Shell.run("/bin/mount", ["-o", "loop", image, s.p("m1")])

@@ -88,6 +88,13 @@ enum Shell {
         return s.mountTmpfs("probe")
     }()
 
+    /// Whether a loop device is available for mounting filesystem images (needs root and /dev/loop-control).
+    static let canLoopMount: Bool = {
+        guard canMount, let losetup = find("losetup") ?? (FileManager.default.isExecutableFile(atPath: "/sbin/losetup") ? "/sbin/losetup" : nil),
+              let r = try? run(losetup, ["-f"]) else { return false }
+        return r.status == 0 && r.stdout.hasPrefix("/dev/loop")
+    }()
+
     /// The built `bookmark` executable next to the test bundle.
     static var bookmarkTool: String? {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
