@@ -15,23 +15,48 @@ public enum Bookmark {
     ///
     /// - Parameters:
     ///   - options: Apple's creation options (raw values match); `.minimalBookmark` omits optional fields.
-    ///   - keys: custom resource values to store under string keys (values are strings).
+    ///   - keys: resource keys whose current values are stored in the data (as Apple does, under string keys), for
+    ///     `resourceValues(forKeys:fromBookmarkData:)` later. Supported: `NSURLFileSizeKey`,
+    ///     `NSURLContentModificationDateKey`, `NSURLCreationDateKey`, `NSURLIsDirectoryKey`, `NSURLIsRegularFileKey`,
+    ///     `NSURLIsSymbolicLinkKey`, `NSURLNameKey`; other keys are ignored.
     ///   - relativeTo: a directory; its relative path to the target is stored for `relocatedTree` resolution.
+    ///   - customValues: extra string values stored under the given string keys.
     public static func create(for url: URL, options: BookmarkCreationOptions = [],
-                              includingResourceValuesForKeys keys: [String: String] = [:],
-                              relativeTo: URL? = nil) throws(BookmarkError) -> [UInt8] {
+                              includingResourceValuesForKeys keys: Set<String> = [],
+                              relativeTo: URL? = nil, customValues: [String: String] = [:]) throws(BookmarkError) -> [UInt8] {
         guard url.isFileURL else { throw .invalidArgument("not a file URL: \(url)") }
-        return try create(path: url.path, options: options, includingResourceValuesForKeys: keys, relativeTo: relativeTo?.path)
+        return try create(path: url.path, options: options, includingResourceValuesForKeys: keys,
+                          relativeTo: relativeTo?.path, customValues: customValues)
     }
 
     /// Path form of `create(for:…)`.
     public static func create(path: String, options: BookmarkCreationOptions = [],
-                              includingResourceValuesForKeys keys: [String: String] = [:],
-                              relativeTo: String? = nil, limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
+                              includingResourceValuesForKeys keys: Set<String> = [],
+                              relativeTo: String? = nil, customValues: [String: String] = [:],
+                              limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
         let record = try record(path: Array(path.utf8), options: options, relativeTo: relativeTo.map { Array($0.utf8) })
         var container = record.container()
-        for (k, v) in keys.sorted(by: { $0.key < $1.key }) where !k.hasPrefix(BookmarkKey.namespace) {
-            container.tocs[0].entries.append(.init(key: .string(k), value: .string(v)))
+        var extra: [String: BookValue] = [:]
+        for (k, v) in customValues { extra[k] = .string(v) }
+        if !keys.isEmpty, case .success(let sx) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
+            let kind = FileKind(mode: sx.mode)
+            for key in keys {
+                switch key {
+                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: sx.size))
+                case "NSURLContentModificationDateKey":
+                    extra[key] = .date(Double(sx.mtime_sec) + Double(sx.mtime_nsec) / 1e9 - 978_307_200)
+                case ResourceKey.creationDate:
+                    if sx.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(sx.btime_sec) + Double(sx.btime_nsec) / 1e9 - 978_307_200) }
+                case ResourceKey.isDirectory: extra[key] = .bool(kind == .directory)
+                case ResourceKey.isRegularFile: extra[key] = .bool(kind == .regular)
+                case ResourceKey.isSymbolicLink: extra[key] = .bool(kind == .symlink)
+                case ResourceKey.name: if let n = record.components.last { extra[key] = BookmarkRecord.component(n) }
+                default: break
+                }
+            }
+        }
+        for (k, v) in extra.sorted(by: { $0.key < $1.key }) where !k.hasPrefix(BookmarkKey.namespace) {
+            container.tocs[0].entries.append(.init(key: .string(k), value: v))
         }
         return try container.write(limits: limits)
     }

@@ -13,15 +13,18 @@ extension Bookmark {
         var result = try resolver.run()
         result.entriesSearched = resolver.entries
         if result.isStale, options.refreshWhenStale {
-            var keys: [String: String] = [:]
+            // Carry custom values over; stored resource values are re-read from the file.
+            var custom: [String: String] = [:]
+            var keys: Set<String> = []
             for toc in container.tocs {
                 for e in toc.entries {
-                    if case .string(let k) = e.key, !k.hasPrefix(BookmarkKey.namespace), case .string(let v) = e.value { keys[k] = v }
+                    guard case .string(let k) = e.key, !k.hasPrefix(BookmarkKey.namespace) else { continue }
+                    if k.hasPrefix("NSURL") { keys.insert(k) } else if case .string(let v) = e.value { custom[k] = v }
                 }
             }
             let opts = record.formatVersion == nil ? BookmarkCreationOptions() : record.options
             if let fresh = try? create(path: result.path, options: opts, includingResourceValuesForKeys: keys,
-                                       relativeTo: options.relativeTo, limits: options.limits) {
+                                       relativeTo: options.relativeTo, customValues: custom, limits: options.limits) {
                 result.refreshedData = fresh
             }
         }

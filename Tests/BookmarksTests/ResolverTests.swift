@@ -236,6 +236,33 @@ import Testing
         #expect(String(decoding: buf[0..<max(0, n)], as: UTF8.self) == "hello")
     }
 
+    @Test func storedResourceValuesAndCustomValuesComeBackWithoutTheFile() throws {
+        let s = Scratch()
+        let path = s.file("r.txt", "12345")
+        var st = stat()
+        lstat(path, &st)
+        let data = try Bookmark.create(path: path, includingResourceValuesForKeys: ["NSURLFileSizeKey", "NSURLIsDirectoryKey", "NSURLContentModificationDateKey"],
+                                       customValues: ["com.example.tag": "blue"])
+        unlink(path)
+        let v = try Bookmark.resourceValues(forKeys: ["NSURLFileSizeKey", "NSURLIsDirectoryKey", "NSURLContentModificationDateKey", "com.example.tag"],
+                                            fromBookmarkData: data)
+        #expect(v["NSURLFileSizeKey"]?.integerValue == 5)
+        #expect(v["NSURLIsDirectoryKey"] == .bool(false))
+        let mtime = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9 - 978_307_200
+        #expect(abs((v["NSURLContentModificationDateKey"]?.doubleValue ?? 0) - mtime) < 1e-5)
+        #expect(v["com.example.tag"] == .string("blue"))
+    }
+
+    @Test func urlFormOfTheAPI() throws {
+        let s = Scratch()
+        let url = URL(fileURLWithPath: s.file("u/doc.txt"))
+        let data = try Bookmark.create(for: url, options: [.withSecurityScope])
+        try s.move("u/doc.txt", "u/doc2.txt")
+        let r = try Bookmark.resolve(data)
+        #expect(r.url == URL(fileURLWithPath: s.p("u/doc2.txt")) && r.reason == .moved)
+        #expect(throws: BookmarkError.self) { try Bookmark.create(for: URL(string: "https://example.com/x")!) }
+    }
+
     @Test func minimalBookmarkOmitsOptionalFields() throws {
         let s = Scratch()
         let data = try Bookmark.create(path: s.file("a/b.txt"), options: [.minimalBookmark])
