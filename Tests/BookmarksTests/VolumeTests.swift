@@ -89,6 +89,30 @@ struct VolumeTests {
         #expect(res.path == s.p("b/target.txt") && res.reason == .moved)
     }
 
+    /// overlayfs cannot export decodable handles by default: the handle comes from AT_HANDLE_FID, survives a
+    /// rename and a copy-up (reference [E7], [E18]), while the birth time changes on copy-up.
+    @Test func overlayfsUsesFIDHandlesThroughRenameAndCopyUp() throws {
+        let s = Scratch()
+        s.file("lower/dir/file.txt", "lower")
+        s.dir("upper"); s.dir("work"); s.dir("merged")
+        let r = try Shell.run("/bin/mount", ["-t", "overlay", "overlay", "-o",
+                                             "lowerdir=\(s.p("lower")),upperdir=\(s.p("upper")),workdir=\(s.p("work"))", s.p("merged")])
+        try #require(r.status == 0, "overlay mount: \(r.stderr)")
+        s.mounts = [s.p("merged")]
+        let data = try Bookmark.create(path: s.p("merged/dir/file.txt"))
+        let record = try BookmarkRecord(container: try BookContainer.read(data))
+        let handle = try #require(record.handle, "overlayfs gives a handle (AT_HANDLE_FID on kernels that have it)")
+        #expect(handle.isFID, "default overlayfs cannot export handles, so the FID fallback was used")
+        // Copy-up: writing the lower file through the merged view.
+        let fd = open(s.p("merged/dir/file.txt"), O_WRONLY | O_APPEND)
+        try #require(fd >= 0)
+        _ = write(fd, "x", 1)
+        close(fd)
+        try s.move("merged/dir/file.txt", "merged/dir/renamed.txt")
+        let res = try Bookmark.resolve(data)
+        #expect(res.path == s.p("merged/dir/renamed.txt") && res.reason == .moved && res.confidence == .strong)
+    }
+
     static let haveMkfsExt4 = Shell.find("mkfs.ext4") != nil || FileManager.default.isExecutableFile(atPath: "/sbin/mkfs.ext4")
 
     /// An ext4 image unmounted and mounted again elsewhere (a new loop device, so a new st_dev): the FS UUID
