@@ -170,7 +170,7 @@ struct Resolver {
     /// `open_by_handle_at` + `/proc/self/fd` — only with the caller's opt-in and an existing capability.
     func privilegedLookup(_ stored: FileIdentity, mountPoint: [UInt8]) -> ([UInt8], IdentityConfidence, FileIdentity)? {
         guard let h = stored.handle, !h.isFID, !h.bytes.isEmpty, Sys.hasDacReadSearch() else { return nil }
-        let mfd = Sys.openat(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY)
+        let mfd = Sys.openat(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)   // open_by_handle_at rejects O_PATH mount fds (EBADF)
         guard mfd >= 0 else { return nil }
         defer { Sys.close(mfd) }
         let fd = h.bytes.withUnsafeBufferPointer { b -> Int32 in

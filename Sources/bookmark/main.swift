@@ -6,13 +6,14 @@ import Glibc
 
 let usage = """
 usage: bookmark create PATH [-o FILE] [--minimal] [--relative-to DIR]
-       bookmark resolve FILE [--prefer-identity] [--budget N] [--relative-to DIR] [--json]
+       bookmark resolve FILE [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]
        bookmark inspect FILE [--json]
        bookmark bench [DIR]
 
 create   writes bookmark data for PATH to FILE (default: stdout).
 resolve  prints the resolved path, then "stale: no" or "stale: <reason>" (moved, volumeMoved, replaced,
          relocatedTree, foreignFormat, formatUpgraded) and the identity confidence. Exit 1 on failure.
+         --allow-handle-lookup uses open_by_handle_at, only if the process already has CAP_DAC_READ_SEARCH.
 inspect  lists every TOC entry (Apple and Linux keys); works on macOS blobs too.
 resolve and inspect accept bare bookmark data and alias files.
 bench    times create / resolve in a scratch directory (default /tmp).
@@ -85,6 +86,7 @@ do {
         }
         opts.relativeTo = option("--relative-to")
         if flag("--prefer-identity") { opts.policy = .preferIdentity }
+        if flag("--allow-handle-lookup") { opts.allowPrivilegedHandleLookup = true }
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
         let result = try Bookmark.resolve(AliasFile.unwrap(readAll(args[0])), options: opts)

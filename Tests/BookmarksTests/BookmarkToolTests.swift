@@ -59,6 +59,9 @@ import Testing
         #expect(asNobody.status != 0)
         #expect(!asNobody.stdout.contains("hidden-new-name") && !asNobody.stderr.contains("hidden-new-name"))
         #expect(asNobody.stderr.contains("permission denied") || asNobody.stderr.contains("not found"), "\(asNobody.stderr)")
+        // Asking for the privileged handle lookup without the capability changes nothing.
+        let asking = try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "resolve", b, "--allow-handle-lookup"])
+        #expect(asking.status != 0 && !asking.stdout.contains("hidden-new-name") && !asking.stderr.contains("hidden-new-name"))
         // An unprivileged search still works where nobody may look (skipping the unreadable directory).
         s.dir("public/sub")
         let pub = s.file("public/doc.txt")

@@ -253,6 +253,19 @@ import Testing
         #expect(v["com.example.tag"] == .string("blue"))
     }
 
+    /// `open_by_handle_at` is used only on request and only with CAP_DAC_READ_SEARCH (root here): it finds a
+    /// file the search budget could not reach, and the result is re-verified by path.
+    @Test(.enabled(if: Shell.isRoot, "needs CAP_DAC_READ_SEARCH (run as root)"))
+    func privilegedHandleLookupOnlyWhenAsked() throws {
+        let s = Scratch()
+        let path = s.file("a/b/c/target.txt")
+        let data = try Bookmark.create(path: path)
+        try s.move("a/b/c/target.txt", "far/away/t.txt")
+        #expect(throws: BookmarkError.self) { try resolve(data) { $0.budget.maxEntries = 0 } }
+        let r = try resolve(data) { $0.budget.maxEntries = 0; $0.allowPrivilegedHandleLookup = true }
+        #expect(r.path == s.p("far/away/t.txt") && r.reason == .moved && r.confidence == .strong && r.entriesSearched == 0)
+    }
+
     @Test func urlFormOfTheAPI() throws {
         let s = Scratch()
         let url = URL(fileURLWithPath: s.file("u/doc.txt"))
