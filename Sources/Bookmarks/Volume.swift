@@ -110,6 +110,8 @@ public struct VolumeRecord: Sendable, Equatable {
                 if !overflow, size <= UInt64(Int64.max) { record.size = Int64(size) }
             }
         }
+        // statfs needs no read permission on the mount point, unlike the ioctl above.
+        if record.fsid.isEmpty, let fsid = fsid(of: Array(entry.mountPoint.utf8)) { record.fsid = fsid }
         return record
     }
 
@@ -130,7 +132,7 @@ public struct VolumeRecord: Sendable, Equatable {
     func sameFilesystem(as other: VolumeRecord) -> Bool {
         guard fsType == other.fsType else { return false }
         if let a = uuid, let b = other.uuid { return a == b }
-        if uuid != nil || other.uuid != nil { return false }
+        // One side without a UUID (e.g. the mount point was not readable for the ioctl): fall back to f_fsid.
         let zero = [UInt8](repeating: 0, count: 8)
         if fsid.count == 8, other.fsid.count == 8, fsid != zero { return fsid == other.fsid }
         return source == other.source
