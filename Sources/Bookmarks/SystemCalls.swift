@@ -50,8 +50,9 @@ enum Sys {
         return nil
     }
 
-    static func openat(_ dirfd: Int32, _ path: [UInt8], _ flags: Int32) -> Int32 {
-        withCPath(path) { csystem_openat(dirfd, $0, flags | CSYSTEM_O_CLOEXEC, 0) }
+    /// `openat` with close-on-exec; `mode` (before umask) applies when `flags` create a file.
+    static func openat(_ dirfd: Int32, _ path: [UInt8], _ flags: Int32, mode: UInt32 = 0o666) -> Int32 {
+        withCPath(path) { csystem_openat(dirfd, $0, flags | CSYSTEM_O_CLOEXEC, mode) }
     }
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }

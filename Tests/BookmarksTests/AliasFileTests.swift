@@ -10,6 +10,9 @@ import Testing
         let data = try Bookmark.create(path: target, options: [.suitableForBookmarkFile])
         let written = try Bookmark.writeBookmarkData(data, to: URL(fileURLWithPath: s.dir("aliases")))
         #expect(written.path == s.p("aliases/report.txt.alias"))
+        var st = stat()
+        lstat(written.path, &st)
+        #expect(st.st_mode & 0o400 != 0, "created readable (0666 before umask), not mode 0")
         let raw = try #require(FileManager.default.contents(atPath: written.path)).map { $0 }
         // Header fields the spec documents.
         #expect(Array(raw[0..<16]) == Array("book".utf8) + [0, 0, 0, 0] + Array("mark".utf8) + [0, 0, 0, 0])
