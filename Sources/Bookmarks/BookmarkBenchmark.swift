@@ -30,7 +30,7 @@ public enum BookmarkBenchmark {
     }
 
     /// Runs in `scratch` (a directory the caller owns; it is emptied of what the benchmark creates).
-    public static func run(scratch: String, files: Int = 10_000, treeEntries: Int = 100_000) throws(BookmarkError) -> Figures {
+    public static func run(scratch: String, files: Int = 10_000, treeEntries: Int = 100_000, repetitions: Int = 5000) throws(BookmarkError) -> Figures {
         func mk(_ p: String) { _ = mkdir(p, 0o755) }
         func touch(_ p: String) { let fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644); if fd >= 0 { close(fd) } }
         func now() -> UInt64 { Sys.monotonicNanoseconds() }
@@ -51,7 +51,7 @@ public enum BookmarkBenchmark {
         let target = flat + "/f\(files / 2)"
         var t = now()
         var c = cpu()
-        let reps = 5000
+        let reps = max(1, repetitions)
         var data: [UInt8] = []
         for _ in 0..<reps { data = try Bookmark.create(path: target) }
         let create = Double(now() - t) / Double(reps) / 1000
