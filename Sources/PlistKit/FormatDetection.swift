@@ -20,7 +20,8 @@ enum FormatDetection {
             if i + 1 < n {
                 let c = b[i + 1]
                 if c == 0x3F || c == 0x21 || isNameStart(c) && !isHex(c) { return .xml }
-                if isHex(c), looksLikeXMLName(b, i + 1) { return .xml }
+                // An XML name never starts with a digit, so `<0g>` is (bad) OpenStep data, not an element.
+                if isHex(c), !(c >= 0x30 && c <= 0x39), looksLikeXMLName(b, i + 1) { return .xml }
             }
             return .openStep
         case 0x5B:  // '['

@@ -448,8 +448,10 @@ struct OpenStepParser {
                 }
                 scalar = v
             default:
-                // Any other escaped character stands for itself (multi-byte ones are copied by the main loop).
-                scalar = UInt32(e)
+                // Any other escaped character stands for itself (the rest of a multi-byte one follows unescaped).
+                if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
+                scratch.append(e)
+                continue
             }
             if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
             if scalar < 0x80 { scratch.append(UInt8(scalar)) } else { Self.appendUTF8(scalar, to: &scratch) }
