@@ -3,7 +3,9 @@
 /// (UTC), and UIDs as `{CF$UID = <*I5>;}`, which the reader turns back into a UID (as CF does for XML).
 ///
 /// Reals use the shortest decimal text that reads back to the same `Double`; dates with a fraction of a second carry
-/// it after the seconds (`03:04:05.25`), which PlistKit reads exactly (GNUstep itself keeps whole seconds only).
+/// it after the seconds (`03:04:05.25`), which PlistKit reads exactly (GNUstep itself keeps whole seconds only and
+/// rejects the fraction). The one inexact case: dates less than a second before 2001 whose fraction needs more bits
+/// than a `Double` near 1 has, which lose their lowest bits.
 enum GNUstepScalarWriter {
     static func append(_ v: PlistValue, to out: inout ByteWriter) throws {
         switch v {
