@@ -4,7 +4,7 @@ import Testing
 
 /// GNUstep's extended text format: every type round-trips through our writer and reader, and GNUstep's own tools
 /// (`plser` from gnustep-base-runtime, run as a process) read what we write and write what we read.
-@Suite struct GNUstepTests {
+@Suite struct GNUstepWriterTests {
     static func allTypesConfig() -> RandomPlist.Config {
         var c = RandomPlist.Config()
         c.uids = true
