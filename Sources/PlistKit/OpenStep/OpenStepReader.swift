@@ -89,7 +89,8 @@ struct OpenStepParser {
     let n: Int
     let start: Int
     var i: Int
-    let format: PlistFormat
+    /// The dialect errors are reported in: the caller's format, `.strings` once a strings body is being read.
+    var format: PlistFormat
     let maxDepth: Int
     let maxObjects: Int
     let duplicateKeys: DuplicateKeyPolicy
@@ -127,6 +128,7 @@ struct OpenStepParser {
     mutating func parseDocument(asStrings: Bool) throws -> (value: PlistValue, format: PlistFormat) {
         guard try skipSpace() else { return (.dictionary(PlistDictionary()), asStrings ? .strings : .openStep) }
         if asStrings {
+            format = .strings
             let d = try parseDictionaryBody(depth: 0, braced: false)
             return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
         }
@@ -138,6 +140,7 @@ struct OpenStepParser {
             i = start
             objects = 0
             usedGNUstep = false
+            format = .strings
             _ = try skipSpace()
             let d = try parseDictionaryBody(depth: 0, braced: false)
             return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
@@ -525,6 +528,9 @@ struct OpenStepParser {
 
     /// At `[` after `<`: `<[base64]>`.
     mutating func parseGNUstepBase64(open: Int) throws -> PlistValue {
+        let outer = format
+        if format == .openStep { format = .gnustep }
+        defer { format = outer }
         i += 1
         let s = i
         while i < n && p[i] != 0x5D { i += 1 }
@@ -542,6 +548,9 @@ struct OpenStepParser {
 
     /// At `*` after `<`: `<*I…>`, `<*R…>`, `<*B…>` or `<*D…>`.
     mutating func parseGNUstepTyped(open: Int) throws -> PlistValue {
+        let outer = format
+        if format == .openStep { format = .gnustep }
+        defer { format = outer }
         i += 1
         guard i < n else { throw error(.truncated, "unterminated <*…> value", at: open) }
         let code = p[i]
