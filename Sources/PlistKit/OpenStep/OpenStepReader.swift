@@ -326,17 +326,33 @@ struct OpenStepParser {
                 throw error(.syntax, "expected '=' or ';' after key \"\(key)\", found \(describeCurrent())")
             }
             i += 1
+            guard let existing = Self.position(of: key, in: dict) else {
+                dict.appendNew(key, value)
+                continue
+            }
             switch duplicateKeys {
-            case .lastWins:
-                dict.updateValue(value, forKey: key)
-            case .firstWins:
-                dict.insertIfAbsent(value, forKey: key)
-            case .reject:
-                if !dict.insertIfAbsent(value, forKey: key) {
-                    throw error(.duplicateKey, "duplicate key \"\(key)\"")
-                }
+            case .lastWins: dict._values[existing] = value
+            case .firstWins: break
+            case .reject: throw error(.duplicateKey, "duplicate key \"\(key)\"")
             }
         }
+    }
+
+    /// Where `key` already is in `dict`: the dictionary's hash index when it has built one, else a scan that
+    /// rejects on UTF-8 length and `==` before confirming exact scalars (cheaper than the generic byte comparison
+    /// for the short dictionaries plists are made of; `==` alone is canonical equivalence, too loose for keys).
+    @inline(__always)
+    static func position(of key: String, in dict: PlistDictionary) -> Int? {
+        if dict._index != nil { return dict.index(forKey: key) }
+        let count = key.utf8.count
+        var k = 0
+        let keys = dict._keys
+        while k < keys.count {
+            let other = keys[k]
+            if other.utf8.count == count && other == key && other.utf8.elementsEqual(key.utf8) { return k }
+            k += 1
+        }
+        return nil
     }
 
     // MARK: Strings
@@ -401,8 +417,10 @@ struct OpenStepParser {
             }
             guard c == 0x5C else {
                 if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
-                scratch.append(c)
+                let run = i
                 i += 1
+                while i < n && p[i] != quote && p[i] != 0x5C { i += 1 }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: p + run, count: i - run))
                 continue
             }
             i += 1
@@ -498,32 +516,105 @@ struct OpenStepParser {
         i += 1
         if i < n && p[i] == 0x2A { return try parseGNUstepTyped(open: open) }
         if i < n && p[i] == 0x5B { return try parseGNUstepBase64(open: open) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        while i < n {
-            let c = p[i]
-            if let hi = Self.hexValue(c) {
-                guard i + 1 < n else { break }
-                guard let lo = Self.hexValue(p[i + 1]) else {
-                    if p[i + 1] == 0x3E || p[i + 1] == 0x20 || (p[i + 1] >= 0x09 && p[i + 1] <= 0x0D) {
-                        throw error(.syntax, "data has an odd number of hex digits", at: i)
-                    }
-                    throw error(.syntax, "invalid hex digit in data: \(String(describing: UnicodeScalar(p[i + 1])))", at: i + 1)
+        // Find the closing '>' first so the bytes can be decoded into storage of the right size in one pass.
+        var end = i
+        while end < n && p[end] != 0x3E { end += 1 }
+        guard end < n else {
+            // Still report a bad digit before the missing '>' when there is one.
+            _ = try decodeHex(upTo: n)
+            throw error(.truncated, "unterminated data (missing '>')", at: open)
+        }
+        let data = try decodeHex(upTo: end)
+        i = end + 1
+        return .data(data)
+    }
+
+    /// Decodes hex digit pairs (whitespace between pairs allowed) from `i` up to `end`.
+    mutating func decodeHex(upTo end: Int) throws -> Data {
+        var data = Data(count: (end - i) / 2)
+        let start = i
+        let (written, fault) = data.withUnsafeMutableBytes { out in
+            Self.hexPairs(p, from: start, to: end, atEndOfInput: end == n, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        if let fault {
+            let c = p[fault]
+            if Self.nibble(c) < 16 {  // a digit without its pair
+                throw error(.syntax, "data has an odd number of hex digits", at: fault)
+            }
+            i = fault
+            throw error(.syntax, "invalid hex digit in data: \(describeCurrent())")
+        }
+        if written < data.count { data.count = written }
+        return data
+    }
+
+    /// The decoding loop of `decodeHex`, free of `self` so the compiler keeps everything in registers. Returns the
+    /// bytes written, or the offset of the first fault: a lone digit (odd count) or a byte that is not a hex digit.
+    static func hexPairs(
+        _ p: UnsafePointer<UInt8>, from: Int, to end: Int, atEndOfInput: Bool, into out: UnsafeMutablePointer<UInt8>
+    ) -> (Int, Int?) {
+        hexTable.withUnsafeBufferPointer { table in hexPairs(p, from: from, to: end, atEndOfInput: atEndOfInput, into: out, table: table.baseAddress!) }
+    }
+
+    /// Hex digit values, 0xFF for other bytes: a table instead of comparisons, because random hex digits make the
+    /// digit-or-letter branch unpredictable.
+    static let hexTable: [UInt8] = (0..<256).map { nibble(UInt8($0)) }
+
+    @inline(__always)
+    static func hexPairs(
+        _ p: UnsafePointer<UInt8>, from: Int, to end: Int, atEndOfInput: Bool, into out: UnsafeMutablePointer<UInt8>,
+        table t: UnsafePointer<UInt8>
+    ) -> (Int, Int?) {
+        var o = 0
+        var k = from
+        while k < end {
+            // Fast path: four pairs in a row, as writers group them.
+            if k + 8 <= end {
+                let a = t[Int(p[k])], b = t[Int(p[k + 1])], c = t[Int(p[k + 2])], d = t[Int(p[k + 3])]
+                let e = t[Int(p[k + 4])], f = t[Int(p[k + 5])], g = t[Int(p[k + 6])], h = t[Int(p[k + 7])]
+                if (a | b | c | d | e | f | g | h) < 16 {
+                    out[o] = a << 4 | b
+                    out[o + 1] = c << 4 | d
+                    out[o + 2] = e << 4 | f
+                    out[o + 3] = g << 4 | h
+                    o += 4
+                    k += 8
+                    continue
                 }
-                bytes.append(hi << 4 | lo)
-                i += 2
-            } else if c == 0x3E {
-                i += 1
-                return .data(Data(bytes))
-            } else if c == 0x20 || (c >= 0x09 && c <= 0x0D) {
-                i += 1
-            } else if c == 0xE2, i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 {
-                i += 3
+            }
+            let ch = p[k]
+            let hi = t[Int(ch)]
+            if hi < 16 {
+                guard k + 1 < end else {
+                    if atEndOfInput { return (o, nil) }  // the missing '>' is the error to report
+                    return (o, k)
+                }
+                let lo = t[Int(p[k + 1])]
+                guard lo < 16 else {
+                    let d = p[k + 1]
+                    return (o, d == 0x20 || (d >= 0x09 && d <= 0x0D) || d == 0xE2 ? k : k + 1)
+                }
+                out[o] = hi << 4 | lo
+                o += 1
+                k += 2
+            } else if ch == 0x20 || (ch >= 0x09 && ch <= 0x0D) {
+                k += 1
+            } else if ch == 0xE2, k + 2 < end, p[k + 1] == 0x80, p[k + 2] == 0xA8 || p[k + 2] == 0xA9 {
+                k += 3
             } else {
-                throw error(.syntax, "invalid hex digit in data: \(describeCurrent())")
+                return (o, k)
             }
         }
-        throw error(.truncated, "unterminated data (missing '>')", at: open)
+        return (o, nil)
+    }
+
+    /// The value of a hex digit, or 0xFF.
+    @inline(__always)
+    static func nibble(_ c: UInt8) -> UInt8 {
+        let d = c &- 0x30
+        if d < 10 { return d }
+        let l = (c | 0x20) &- 0x61
+        return l < 6 ? l + 10 : 0xFF
     }
 
     /// At `[` after `<`: `<[base64]>`.
