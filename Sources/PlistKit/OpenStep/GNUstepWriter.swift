@@ -7,7 +7,7 @@
 /// rejects the fraction). The one inexact case: dates less than a second before 2001 whose fraction needs more bits
 /// than a `Double` near 1 has, which lose their lowest bits.
 enum GNUstepScalarWriter {
-    static func append(_ v: PlistValue, to out: inout ByteWriter) throws {
+    static func append(_ v: PlistValue, to out: inout OpenStepTextOutput) throws {
         switch v {
         case .integer(let i):
             out.append("<*I")

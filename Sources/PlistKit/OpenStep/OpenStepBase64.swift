@@ -5,32 +5,31 @@ enum OpenStepBase64 {
     private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
     /// Appends the padded base64 encoding of `bytes` (one line, no breaks).
-    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout ByteWriter) {
-        alphabet.withUTF8Buffer { table in
-            let n = bytes.count
-            out.bytes.reserveCapacity(out.bytes.count + (n + 2) / 3 * 4)
-            var i = 0
-            while i + 3 <= n {
-                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                out.append(table[Int(v >> 18)])
-                out.append(table[Int(v >> 12 & 63)])
-                out.append(table[Int(v >> 6 & 63)])
-                out.append(table[Int(v & 63)])
-                i += 3
-            }
-            if n - i == 1 {
-                let v = UInt32(bytes[i]) << 16
-                out.append(table[Int(v >> 18)])
-                out.append(table[Int(v >> 12 & 63)])
-                out.append(0x3D)
-                out.append(0x3D)
-            } else if n - i == 2 {
-                let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-                out.append(table[Int(v >> 18)])
-                out.append(table[Int(v >> 12 & 63)])
-                out.append(table[Int(v >> 6 & 63)])
-                out.append(0x3D)
-            }
+    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout OpenStepTextOutput) {
+        let table = alphabet.utf8Start
+        let n = bytes.count
+        out.reserve((n + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= n {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out.appendUnchecked(table[Int(v >> 18)])
+            out.appendUnchecked(table[Int(v >> 12 & 63)])
+            out.appendUnchecked(table[Int(v >> 6 & 63)])
+            out.appendUnchecked(table[Int(v & 63)])
+            i += 3
+        }
+        if n - i == 1 {
+            let v = UInt32(bytes[i]) << 16
+            out.appendUnchecked(table[Int(v >> 18)])
+            out.appendUnchecked(table[Int(v >> 12 & 63)])
+            out.appendUnchecked(0x3D)
+            out.appendUnchecked(0x3D)
+        } else if n - i == 2 {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+            out.appendUnchecked(table[Int(v >> 18)])
+            out.appendUnchecked(table[Int(v >> 12 & 63)])
+            out.appendUnchecked(table[Int(v >> 6 & 63)])
+            out.appendUnchecked(0x3D)
         }
     }
 

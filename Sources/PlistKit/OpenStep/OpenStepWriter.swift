@@ -16,18 +16,28 @@ enum OpenStepWriter {
     /// Writes `value` in `format` (`.openStep`, `.gnustep` or `.strings`).
     static func write(_ value: PlistValue, format: PlistFormat, options: PlistWriteOptions) throws -> [UInt8] {
         do {
-            switch format {
-            case .strings:
-                return try StringsWriter.write(value, options: options)
-            case .gnustep:
-                var emitter = OpenStepTextEmitter(gnustep: true, options: options)
-                try emitter.document(value)
-                return emitter.out.bytes
-            default:
-                var emitter = OpenStepTextEmitter(gnustep: false, options: options)
-                try emitter.document(value)
-                return emitter.out.bytes
+            if format == .strings { return try StringsWriter.write(value, options: options) }
+            let gnustep = format == .gnustep
+            // Write straight into the result's storage, sized by an upper bound (untouched pages cost nothing).
+            let bound = OpenStepSizeBound.bound(value, gnustep: gnustep, depth: 0) + 1
+            var spilled: [UInt8]?
+            let result = try [UInt8](unsafeUninitializedCapacity: bound) { storage, written in
+                written = 0
+                var emitter = OpenStepTextEmitter(gnustep: gnustep, options: options)
+                emitter.out = OpenStepTextOutput(external: storage.baseAddress!, capacity: bound)
+                do {
+                    try emitter.document(value)
+                } catch {
+                    emitter.out.discard()
+                    throw error
+                }
+                if emitter.out.ownsMemory {
+                    spilled = emitter.out.finish()
+                } else {
+                    written = emitter.out.count
+                }
             }
+            return spilled ?? result
         } catch var error as PlistError {
             error.format = format
             throw error
@@ -37,7 +47,7 @@ enum OpenStepWriter {
 
 /// The pretty-printer shared by the OpenStep and GNUstep writers.
 struct OpenStepTextEmitter {
-    var out = ByteWriter(capacity: 1 << 14)
+    var out = OpenStepTextOutput(capacity: 64)
     let gnustep: Bool
     let lossy: Bool
     let sortKeys: Bool
@@ -98,10 +108,12 @@ struct OpenStepTextEmitter {
                 return
             }
             out.append("{\n")
-            if sortKeys {
-                for (key, element) in d.sortedByUTF16Keys() { try entry(key, element, depth: depth) }
+            let keys = d._keys
+            let values = d._values
+            if sortKeys, let order = Self.sortedOrder(keys) {
+                for k in order { try entry(keys[k], values[k], depth: depth) }
             } else {
-                for (key, element) in d { try entry(key, element, depth: depth) }
+                for k in 0..<keys.count { try entry(keys[k], values[k], depth: depth) }
             }
             indent(depth)
             out.append(0x7D)
@@ -132,25 +144,41 @@ struct OpenStepTextEmitter {
         out.append(";\n")
     }
 
+    /// The positions of `keys` in UTF-16 code-unit order, or nil when they already are in that order (common: most
+    /// documents were written sorted), so no permutation needs to be built.
+    static func sortedOrder(_ keys: [String]) -> [Int]? {
+        var k = 1
+        while k < keys.count, OpenStepKeyOrder.utf16Less(keys[k - 1], keys[k]) { k += 1 }
+        if k >= keys.count { return nil }
+        return keys.indices.sorted { OpenStepKeyOrder.utf16Less(keys[$0], keys[$1]) }
+    }
+
     static func tooDeep(_ maxDepth: Int) -> PlistError {
         PlistError(.depthLimit, "value is nested more than \(maxDepth) levels deep (maxDepth)")
     }
 
     /// `<0fbd7777 20480102 ab>`: lowercase hex in groups of four bytes.
-    static func appendHexData(_ d: Data, to out: inout ByteWriter) {
-        let digits: StaticString = "0123456789abcdef"
-        d.withUnsafeBytes { bytes in
-            digits.withUTF8Buffer { hex in
-                out.bytes.reserveCapacity(out.bytes.count + bytes.count * 9 / 4 + 2)
-                out.append(0x3C)
-                for (k, b) in bytes.enumerated() {
-                    if k > 0 && k & 3 == 0 { out.append(0x20) }
-                    out.append(hex[Int(b >> 4)])
-                    out.append(hex[Int(b & 15)])
+    static func appendHexData(_ d: Data, to out: inout OpenStepTextOutput) {
+        hexDigitPairs.withUnsafeBufferPointer { pairs in
+            d.withUnsafeBytes { bytes in
+                let n = bytes.count
+                out.reserve(n * 9 / 4 + 3)
+                out.appendUnchecked(0x3C)
+                var k = 0
+                while k < n {
+                    if k > 0 && k & 3 == 0 { out.appendUnchecked(0x20) }
+                    out.appendUncheckedPair(pairs[Int(bytes[k])])
+                    k += 1
                 }
-                out.append(0x3E)
+                out.appendUnchecked(0x3E)
             }
         }
+    }
+
+    /// The two lowercase hex digits of every byte, as one little-endian `UInt16` to store at once.
+    static let hexDigitPairs: [UInt16] = (0..<256).map { b in
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return (UInt16(digits[b & 15]) << 8 | UInt16(digits[b >> 4])).littleEndian
     }
 }
 
@@ -176,43 +204,68 @@ enum LossySpelling {
 /// Quoting and escaping of OpenStep strings.
 enum OpenStepStringQuoting {
     /// Appends `s`, bare when it may be and `alwaysQuote` is off, else in double quotes with escapes.
-    static func append(_ s: String, to out: inout ByteWriter, alwaysQuote: Bool) {
-        var s = s
-        s.withUTF8 { u in
-            if !alwaysQuote && canBeBare(u) {
-                out.bytes.append(contentsOf: u)
-                return
-            }
-            out.append(0x22)
-            var runStart = 0
-            var k = 0
-            let n = u.count
-            while k < n {
-                let c = u[k]
-                if c >= 0x20 && c != 0x22 && c != 0x5C && c != 0x7F {
-                    k += 1
-                    continue
-                }
-                if runStart < k { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<k])) }
-                out.append(0x5C)
-                switch c {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x0A: out.append(0x6E)
-                case 0x09: out.append(0x74)
-                case 0x0D: out.append(0x72)
-                default:
-                    // Three octal digits always, so a following digit is never taken into the escape.
-                    out.append(0x30 + (c >> 6))
-                    out.append(0x30 + (c >> 3 & 7))
-                    out.append(0x30 + (c & 7))
-                }
-                k += 1
-                runStart = k
-            }
-            if runStart < n { out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<n])) }
-            out.append(0x22)
+    static func append(_ s: String, to out: inout OpenStepTextOutput, alwaysQuote: Bool) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { append($0, to: &out, alwaysQuote: alwaysQuote) }
+        if done == nil {
+            var copy = s
+            copy.withUTF8 { append($0, to: &out, alwaysQuote: alwaysQuote) }
         }
+    }
+
+    static func append(_ u: UnsafeBufferPointer<UInt8>, to out: inout OpenStepTextOutput, alwaysQuote: Bool) {
+        if !alwaysQuote && canBeBare(u) {
+            out.append(u)
+            return
+        }
+        // Worst case: every byte becomes a four-byte octal escape.
+        out.reserve(u.count * 4 + 2)
+        out.appendUnchecked(0x22)
+        var runStart = 0
+        var k = 0
+        let n = u.count
+        let raw = UnsafeRawPointer(u.baseAddress!)
+        while k < n {
+            // Eight bytes at a time while none of them needs an escape.
+            if k + 8 <= n && !Self.needsEscape(raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) {
+                k += 8
+                continue
+            }
+            let c = u[k]
+            if c >= 0x20 && c != 0x22 && c != 0x5C && c != 0x7F {
+                k += 1
+                continue
+            }
+            if runStart < k { out.append(UnsafeBufferPointer(rebasing: u[runStart..<k])) }
+            out.appendUnchecked(0x5C)
+            switch c {
+            case 0x22: out.appendUnchecked(0x22)
+            case 0x5C: out.appendUnchecked(0x5C)
+            case 0x0A: out.appendUnchecked(0x6E)
+            case 0x09: out.appendUnchecked(0x74)
+            case 0x0D: out.appendUnchecked(0x72)
+            default:
+                // Three octal digits always, so a following digit is never taken into the escape.
+                out.appendUnchecked(0x30 + (c >> 6))
+                out.appendUnchecked(0x30 + (c >> 3 & 7))
+                out.appendUnchecked(0x30 + (c & 7))
+            }
+            k += 1
+            runStart = k
+        }
+        if runStart < n { out.append(UnsafeBufferPointer(rebasing: u[runStart..<n])) }
+        out.appendUnchecked(0x22)
+    }
+
+    /// Whether any of eight bytes is below 0x20 or is `"`, `\` or DEL (exact, with the usual zero-byte tests).
+    @inline(__always)
+    static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let below = (w &- 0x2020_2020_2020_2020) & ~w & high
+        let q = w ^ 0x2222_2222_2222_2222
+        let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+        let d = w ^ 0x7F7F_7F7F_7F7F_7F7F
+        return (below | ((q &- ones) & ~q & high) | ((b &- ones) & ~b & high) | ((d &- ones) & ~d & high)) != 0
     }
 
     /// Non-empty, only `[A-Za-z0-9_$/:.-]`, and not starting with `//` (which a reader would take for a comment).

@@ -7,7 +7,8 @@ enum StringsWriter {
         guard case .dictionary(let d) = value else {
             throw PlistError(.unrepresentable, "a strings file holds a dictionary, not a \(value.typeName)")
         }
-        var out = ByteWriter(capacity: 1 << 12)
+        var out = OpenStepTextOutput(capacity: 1 << 12)
+        defer { out.discard() }
         let entries = options.sortKeys ? d.sortedByUTF16Keys() : Array(d)
         for (key, v) in entries {
             let text: String
@@ -26,6 +27,6 @@ enum StringsWriter {
             OpenStepStringQuoting.append(text, to: &out, alwaysQuote: true)
             out.append(";\n")
         }
-        return out.bytes
+        return [UInt8](UnsafeBufferPointer(start: out.base, count: out.count))
     }
 }
