@@ -95,4 +95,18 @@ import Testing
         let back = try PropertyList.read(theirs).value
         #expect(back == value, "\(OS.text(theirs))")
     }
+
+    /// GNUstep's `plget` prints a string value raw: an independent reading of each string we write.
+    @Test func plgetReadsEachStringWeWrite() throws {
+        let plget = try #require(ExternalTool.find("plget"), "plget (gnustep-base-runtime) is not installed")
+        // GNUstep quirk: it drops a leading U+FEFF from a string (as if it were a byte-order mark).
+        let strings = OS.trickyStrings.filter { !$0.hasPrefix("\u{FEFF}") }
+        var dict = PlistDictionary()
+        for (k, s) in strings.enumerated() { dict["k\(k)"] = .string(s) }
+        let document = Data(try OS.write(.dictionary(dict), .openStep))
+        for (k, s) in strings.enumerated() {
+            let r = try ExternalTool.run(plget, ["k\(k)"], input: document)
+            #expect(r.status == 0 && Array(r.stdout) == Array(s.utf8), "\(s.debugDescription): \(String(decoding: r.stdout, as: UTF8.self).debugDescription)")
+        }
+    }
 }
