@@ -19,12 +19,13 @@ enum OpenStepWriter {
             if format == .strings { return try StringsWriter.write(value, options: options) }
             let gnustep = format == .gnustep
             // Write straight into the result's storage, sized by an upper bound (untouched pages cost nothing).
-            let bound = OpenStepSizeBound.bound(value, gnustep: gnustep, depth: 0) + 1
+            let bound = OpenStepSizeBound.bound(value, gnustep: gnustep, depth: 0, maxDepth: options.maxDepth) + 1
             var spilled: [UInt8]?
             let result = try [UInt8](unsafeUninitializedCapacity: bound) { storage, written in
                 written = 0
-                var emitter = OpenStepTextEmitter(gnustep: gnustep, options: options)
-                emitter.out = OpenStepTextOutput(external: storage.baseAddress!, capacity: bound)
+                var emitter = OpenStepTextEmitter(
+                    gnustep: gnustep, options: options,
+                    out: OpenStepTextOutput(external: storage.baseAddress!, capacity: bound))
                 do {
                     try emitter.document(value)
                 } catch {
@@ -47,13 +48,14 @@ enum OpenStepWriter {
 
 /// The pretty-printer shared by the OpenStep and GNUstep writers.
 struct OpenStepTextEmitter {
-    var out = OpenStepTextOutput(capacity: 64)
+    var out: OpenStepTextOutput
     let gnustep: Bool
     let lossy: Bool
     let sortKeys: Bool
     let maxDepth: Int
 
-    init(gnustep: Bool, options: PlistWriteOptions) {
+    init(gnustep: Bool, options: PlistWriteOptions, out: OpenStepTextOutput) {
+        self.out = out
         self.gnustep = gnustep
         lossy = options.lossy
         sortKeys = options.sortKeys

@@ -117,6 +117,16 @@ import Testing
         var v: PlistValue = "leaf"
         for _ in 0..<600 { v = [v] }
         #expect(throws: PlistError.self) { try OS.write(v, .openStep) }
+        var deep: PlistValue = ["k": "leaf"]
+        for _ in 0..<5000 { deep = ["k": deep] }
+        for format in [PlistFormat.openStep, .gnustep] {
+            do {
+                _ = try OS.write(deep, format)
+                Issue.record("a 5000-deep value was written")
+            } catch let e as PlistError {
+                #expect(e.kind == .depthLimit && e.keyPath?.components.count == 512)
+            }
+        }
         var o = PlistWriteOptions()
         o.maxDepth = 1000
         let text = try PropertyList.writeBytes(v, format: .openStep, options: o)
