@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "plutil", targets: ["plutil"]),
         .library(name: "Bookmarks", targets: ["Bookmarks"]),
         .executable(name: "bookmark", targets: ["bookmark"]),
+        .library(name: "Preferences", targets: ["Preferences"]),
+        .executable(name: "defaults", targets: ["defaults"]),
         .executable(name: "plistbench", targets: ["plistbench"]),
     ],
     targets: [
@@ -34,6 +36,14 @@ let package = Package(
             name: "bookmark",
             dependencies: ["Bookmarks"]
         ),
+        .target(
+            name: "Preferences",
+            dependencies: ["PlistKit", "Bookmarks"]
+        ),
+        .executableTarget(
+            name: "defaults",
+            dependencies: ["Preferences"]
+        ),
         .executableTarget(
             name: "plutil",
             dependencies: ["PlistKit"]
@@ -49,6 +59,10 @@ let package = Package(
         .testTarget(
             name: "BookmarksTests",
             dependencies: ["Bookmarks"]
+        ),
+        .testTarget(
+            name: "PreferencesTests",
+            dependencies: ["Preferences"]
         ),
         .testTarget(
             name: "ToolTests",

@@ -1,2 +1,21 @@
-import PlistKit
-print("plistbench: not implemented yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// plistbench: benchmarks, never timed tests. Modes:
+//   plistbench parse|write xml|binary|openstep FILE ITERATIONS   (shared harness contract, one JSON line)
+//   plistbench compare [--seconds S] FILE...                      (PlistKit vs Foundation, same process, ratios)
+let args = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
+           plistbench compare [--seconds S] FILE...
+
+    """
+if args.first == "compare" {
+    exit(Compare.run(Array(args.dropFirst())))
+} else if args.count == 4 {
+    exit(ContractRunner.run(args))
+} else {
+    _ = usage.withCString { write(2, $0, strlen($0)) }
+    exit(64)
+}

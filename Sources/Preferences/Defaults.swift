@@ -1,0 +1,5 @@
+import PlistKit
+import Bookmarks
+
+/// A `UserDefaults`-class preferences store (placeholder until the Preferences issue lands).
+public enum PreferencesPlaceholder {}

@@ -1,0 +1,2 @@
+import Preferences
+print("defaults: not implemented yet")
