@@ -1,38 +1,5 @@
-/// Base64 for GNUstep's `<[…]>` data form.
-///
-/// Kept private to the OpenStep codec for now; a shared `Support/Base64` may replace it.
+/// Decoding of GNUstep's `<[…]>` base64 data, which is lenient in GNUstep's way (encoding uses `Support/Base64`).
 enum OpenStepBase64 {
-    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-    /// Appends the padded base64 encoding of `bytes` (one line, no breaks).
-    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout OpenStepTextOutput) {
-        let table = alphabet.utf8Start
-        let n = bytes.count
-        out.reserve((n + 2) / 3 * 4)
-        var i = 0
-        while i + 3 <= n {
-            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out.appendUnchecked(table[Int(v >> 18)])
-            out.appendUnchecked(table[Int(v >> 12 & 63)])
-            out.appendUnchecked(table[Int(v >> 6 & 63)])
-            out.appendUnchecked(table[Int(v & 63)])
-            i += 3
-        }
-        if n - i == 1 {
-            let v = UInt32(bytes[i]) << 16
-            out.appendUnchecked(table[Int(v >> 18)])
-            out.appendUnchecked(table[Int(v >> 12 & 63)])
-            out.appendUnchecked(0x3D)
-            out.appendUnchecked(0x3D)
-        } else if n - i == 2 {
-            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            out.appendUnchecked(table[Int(v >> 18)])
-            out.appendUnchecked(table[Int(v >> 12 & 63)])
-            out.appendUnchecked(table[Int(v >> 6 & 63)])
-            out.appendUnchecked(0x3D)
-        }
-    }
-
     @inline(__always) private static func sextet(_ c: UInt8) -> UInt32? {
         switch c {
         case 0x41...0x5A: return UInt32(c - 0x41)

@@ -83,6 +83,12 @@ struct OpenStepTextOutput {
         count += bytes.count
     }
 
+    /// Appends the padded base64 text of `bytes` (one line).
+    mutating func appendBase64(_ bytes: UnsafeRawBufferPointer) {
+        reserve(Base64.encodedLength(bytes.count))
+        count += Base64.encode(bytes, into: base + count)
+    }
+
     mutating func append(utf8 s: String) {
         var s = s
         s.withUTF8 { append($0) }

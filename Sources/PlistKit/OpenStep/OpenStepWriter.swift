@@ -78,7 +78,7 @@ struct OpenStepTextEmitter {
         case .data(let d):
             if gnustep {
                 out.append("<[")
-                d.withUnsafeBytes { OpenStepBase64.encode($0, into: &out) }
+                d.withUnsafeBytes { out.appendBase64($0) }
                 out.append("]>")
             } else {
                 Self.appendHexData(d, to: &out)
@@ -112,10 +112,8 @@ struct OpenStepTextEmitter {
             out.append("{\n")
             let keys = d._keys
             let values = d._values
-            if sortKeys, let order = Self.sortedOrder(keys) {
+            try KeySorting.withOrder(keys, sorted: sortKeys) { order in
                 for k in order { try entry(keys[k], values[k], depth: depth) }
-            } else {
-                for k in 0..<keys.count { try entry(keys[k], values[k], depth: depth) }
             }
             indent(depth)
             out.append(0x7D)
@@ -144,15 +142,6 @@ struct OpenStepTextEmitter {
             throw e
         }
         out.append(";\n")
-    }
-
-    /// The positions of `keys` in UTF-16 code-unit order, or nil when they already are in that order (common: most
-    /// documents were written sorted), so no permutation needs to be built.
-    static func sortedOrder(_ keys: [String]) -> [Int]? {
-        var k = 1
-        while k < keys.count, OpenStepKeyOrder.utf16Less(keys[k - 1], keys[k]) { k += 1 }
-        if k >= keys.count { return nil }
-        return keys.indices.sorted { OpenStepKeyOrder.utf16Less(keys[$0], keys[$1]) }
     }
 
     static func tooDeep(_ maxDepth: Int) -> PlistError {

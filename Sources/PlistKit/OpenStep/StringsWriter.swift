@@ -9,24 +9,29 @@ enum StringsWriter {
         }
         var out = OpenStepTextOutput(capacity: 1 << 12)
         defer { out.discard() }
-        let entries = options.sortKeys ? d.sortedByUTF16Keys() : Array(d)
-        for (key, v) in entries {
-            let text: String
-            switch v {
-            case .string(let s): text = s
-            case .integer, .real, .bool, .date, .uid:
-                guard options.lossy else { fallthrough }
-                text = LossySpelling.text(v)
-            default:
-                throw PlistError(
-                    .unrepresentable, "a strings file holds only string values, not a \(v.typeName)",
-                    keyPath: KeyPath(components: [key]))
-            }
-            OpenStepStringQuoting.append(key, to: &out, alwaysQuote: true)
-            out.append(" = ")
-            OpenStepStringQuoting.append(text, to: &out, alwaysQuote: true)
-            out.append(";\n")
+        let keys = d._keys
+        let values = d._values
+        try KeySorting.withOrder(keys, sorted: options.sortKeys) { order in
+            for k in order { try entry(keys[k], values[k], lossy: options.lossy, into: &out) }
         }
         return [UInt8](UnsafeBufferPointer(start: out.base, count: out.count))
+    }
+
+    private static func entry(_ key: String, _ v: PlistValue, lossy: Bool, into out: inout OpenStepTextOutput) throws {
+        let text: String
+        switch v {
+        case .string(let s): text = s
+        case .integer, .real, .bool, .date, .uid:
+            guard lossy else { fallthrough }
+            text = LossySpelling.text(v)
+        default:
+            throw PlistError(
+                .unrepresentable, "a strings file holds only string values, not a \(v.typeName)",
+                keyPath: KeyPath(components: [key]))
+        }
+        OpenStepStringQuoting.append(key, to: &out, alwaysQuote: true)
+        out.append(" = ")
+        OpenStepStringQuoting.append(text, to: &out, alwaysQuote: true)
+        out.append(";\n")
     }
 }

@@ -21,6 +21,20 @@ import Testing
         }
     }
 
+    /// Whether some dictionary holds two keys that are distinct scalars but canonically equivalent (`é`, `e\u{301}`).
+    static func hasCanonicallyEquivalentKeys(_ v: PlistValue) -> Bool {
+        switch v {
+        case .array(let a): return a.contains(where: hasCanonicallyEquivalentKeys)
+        case .dictionary(let d):
+            let keys = d.keys
+            for i in keys.indices {
+                for j in keys.indices where j > i && keys[i] == keys[j] { return true }
+            }
+            return d.values.contains(where: hasCanonicallyEquivalentKeys)
+        default: return false
+        }
+    }
+
     @Test func corpusValuesRoundTrip() throws {
         let values = try Self.values()
         #expect(!values.isEmpty)
@@ -30,7 +44,10 @@ import Testing
             if Self.openStepOnly(value) {
                 let openStep = try OS.write(value, .openStep)
                 #expect(try PropertyList.read(openStep).value == value, "\(path) via OpenStep")
-                #expect(OS.foundation(openStep) == value, "\(path): Foundation reading our OpenStep")
+                // Foundation's bridge hands back Swift `String` keys, which merge canonically equivalent keys.
+                if !Self.hasCanonicallyEquivalentKeys(value) {
+                    #expect(OS.foundation(openStep) == value, "\(path): Foundation reading our OpenStep")
+                }
             } else {
                 #expect(throws: PlistError.self, "\(path)") { try OS.write(value, .openStep) }
             }
