@@ -247,16 +247,10 @@ enum OpenStepStringQuoting {
         out.appendUnchecked(0x22)
     }
 
-    /// Whether any of eight bytes is below 0x20 or is `"`, `\` or DEL (exact, with the usual zero-byte tests).
+    /// Whether any of eight bytes is below 0x20 or is `"`, `\` or DEL.
     @inline(__always)
     static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let below = (w &- 0x2020_2020_2020_2020) & ~w & high
-        let q = w ^ 0x2222_2222_2222_2222
-        let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
-        let d = w ^ 0x7F7F_7F7F_7F7F_7F7F
-        return (below | ((q &- ones) & ~q & high) | ((b &- ones) & ~b & high) | ((d &- ones) & ~d & high)) != 0
+        SWAR.hasLess(w, 0x20) || SWAR.hasByte(w, 0x22) || SWAR.hasByte(w, 0x5C) || SWAR.hasByte(w, 0x7F)
     }
 
     /// Non-empty, only `[A-Za-z0-9_$/:.-]`, and not starting with `//` (which a reader would take for a comment).
