@@ -36,7 +36,10 @@ enum OpenStepReader {
         do {
             return try parse(bytes, start: start, format: format, options: options)
         } catch let error as PlistError {
-            throw error.located(in: bytes)
+            var located = error.located(in: bytes)
+            // The byte-order mark is not a column of the text.
+            if start == 3, located.line == 1, let column = located.column, column > 1 { located.column = column - 1 }
+            throw located
         }
     }
 
@@ -132,10 +135,9 @@ struct OpenStepParser {
             let d = try parseDictionaryBody(depth: 0, braced: false)
             return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
         }
-        let first = p[i]
         let value = try parseValue(depth: 0)
         guard try skipSpace() else { return (value, usedGNUstep ? .gnustep : .openStep) }
-        if case .string = value, first != 0x3C {
+        if case .string = value {
             // A top-level string followed by more text: the document is a .strings body (CF does the same).
             i = start
             objects = 0

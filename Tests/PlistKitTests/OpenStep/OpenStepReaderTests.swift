@@ -161,6 +161,7 @@ import Testing
             #expect(e?.line == 2 && e?.column == 1, "\(String(describing: e))")
         }
         #expect(try PropertyList.read([0xEF, 0xBB, 0xBF] + Array("(a)".utf8)).value == ["a"])
+        #expect(OS.error(bytes: [0xEF, 0xBB, 0xBF] + Array("(a b)".utf8))?.column == 4)
         // UTF-16 data at the top level is OpenStep, not XML (an XML name never starts with a digit).
         let utf16Data: [UInt8] = [0xFF, 0xFE] + Array("<00ff>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         #expect(try PropertyList.read(utf16Data).value == .data(Data([0, 255])))
