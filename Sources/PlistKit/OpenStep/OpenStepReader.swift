@@ -4,8 +4,12 @@ import FoundationEssentials
 /// (`<*I…>`, `<*R…>`, `<*B…>`, `<*D…>`, `<[base64]>`) in the same grammar, and `.strings` bodies.
 ///
 /// Input is UTF-8 (optional BOM) or UTF-16 with a BOM (transcoded to UTF-8 first). Deliberate differences from
-/// Core Foundation: an unterminated `/* …` comment, junk after a `.strings` body and invalid UTF-8 are errors
-/// (CF ignores the first two), and 513 nested containers are rejected even when the innermost one is empty.
+/// Core Foundation, all "CF accepts, PlistKit reports an error" except the first:
+/// - an empty document is an empty dictionary (CF refuses zero-length data; whitespace-only is `{}` in both);
+/// - an unterminated `/* …` comment at the end, and junk after a `.strings` body (CF ignores both);
+/// - a malformed last element or entry followed by a closing bracket (CF clears that error on its "success path",
+///   so `(a, <0fab)` reads as `[a]` and `{a = b; "}` as `{a = b}`);
+/// - 513 nested containers, even when the innermost one is empty.
 enum OpenStepReader {
     /// Reads a document; `format` is what detection (or the caller) said. `.strings` parses the body as
     /// `key = value;` pairs directly; the other formats accept the whole grammar.
