@@ -537,10 +537,12 @@ struct OpenStepParser {
 
     /// Decodes hex digit pairs (whitespace between pairs allowed) from `i` up to `end`.
     mutating func decodeHex(upTo end: Int) throws -> Data {
-        var data = Data(count: (end - i) / 2)
+        // At least one byte, so the buffer always has an address; trimmed to what was decoded below.
+        var data = Data(count: max(1, (end - i) / 2))
         let start = i
-        let (written, fault) = data.withUnsafeMutableBytes { out in
-            Self.hexPairs(p, from: start, to: end, atEndOfInput: end == n, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        let (written, fault) = data.withUnsafeMutableBytes { out -> (Int, Int?) in
+            guard let base = out.baseAddress else { return (0, start) }
+            return Self.hexPairs(p, from: start, to: end, atEndOfInput: end == n, into: base.assumingMemoryBound(to: UInt8.self))
         }
         if let fault {
             let c = p[fault]
@@ -559,7 +561,9 @@ struct OpenStepParser {
     static func hexPairs(
         _ p: UnsafePointer<UInt8>, from: Int, to end: Int, atEndOfInput: Bool, into out: UnsafeMutablePointer<UInt8>
     ) -> (Int, Int?) {
-        hexTable.withUnsafeBufferPointer { table in hexPairs(p, from: from, to: end, atEndOfInput: atEndOfInput, into: out, table: table.baseAddress!) }
+        hexTable.withUnsafeBufferPointer { table in
+            hexPairs(p, from: from, to: end, atEndOfInput: atEndOfInput, into: out, table: table.baseAddress.unsafelyUnwrapped)
+        }
     }
 
     /// Hex digit values, 0xFF for other bytes: a table instead of comparisons, because random hex digits make the

@@ -25,7 +25,7 @@ enum OpenStepWriter {
                 written = 0
                 var emitter = OpenStepTextEmitter(
                     gnustep: gnustep, options: options,
-                    out: OpenStepTextOutput(external: storage.baseAddress!, capacity: bound))
+                    out: storage.baseAddress.map { OpenStepTextOutput(external: $0, capacity: bound) } ?? OpenStepTextOutput())
                 do {
                     try emitter.document(value)
                 } catch {
@@ -214,10 +214,10 @@ enum OpenStepStringQuoting {
         var runStart = 0
         var k = 0
         let n = u.count
-        let raw = UnsafeRawPointer(u.baseAddress!)
+        let raw = UnsafeRawPointer(u.baseAddress)
         while k < n {
-            // Eight bytes at a time while none of them needs an escape.
-            if k + 8 <= n && !Self.needsEscape(raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) {
+            // Eight bytes at a time while none of them needs an escape (n > 0 here, so `raw` is not nil).
+            if k + 8 <= n, let raw, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) {
                 k += 8
                 continue
             }

@@ -76,6 +76,7 @@ import Testing
     @Test func hexData() throws {
         #expect(try readAgreeing("<0fAB 12\n34\t56 >") == .data(Data([0x0F, 0xAB, 0x12, 0x34, 0x56])))
         #expect(try readAgreeing("<>") == .data(Data()))
+        #expect(try readAgreeing("(< >, <\n>, <0a>)") == [.data(Data()), .data(Data()), .data(Data([10]))])
         #expect(OS.error("<0fa>")?.kind == .syntax)
         #expect(OS.error("<0 f>")?.kind == .syntax)
         #expect(OS.error("<0g>")?.kind == .syntax)
