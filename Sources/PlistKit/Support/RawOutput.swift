@@ -26,11 +26,14 @@ struct RawOutput {
 
     /// Frees the buffer without producing output (for error paths).
     mutating func discard() {
-        base.deallocate()
-        base = .allocate(capacity: 1)
+        if capacity > 0 { base.deallocate() }
+        // No allocation here: an empty buffer points at a shared placeholder that is never freed or written.
+        base = RawOutput.emptyPlaceholder
         capacity = 0
         count = 0
     }
+
+    private nonisolated(unsafe) static let emptyPlaceholder = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
     /// Makes room for `n` more bytes.
     @inline(__always) mutating func reserve(_ n: Int) {
@@ -42,7 +45,7 @@ struct RawOutput {
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 { base.deallocate() }
         base = newBase
         capacity = newCapacity
     }
