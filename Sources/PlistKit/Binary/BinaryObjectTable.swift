@@ -38,8 +38,8 @@ struct BinaryObjectTable {
 
     /// Numbers `value` and everything below it; returns its object number.
     mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
-        guard bodyEnds.count < Int(Int32.max) - 1 else {
-            throw PlistError(.sizeLimit, "more than \(Int32.max - 1) objects to write", format: .binary)
+        guard bodyEnds.count < Int(Int32.max) - 1, body.count < Int(UInt32.max) - (1 << 20) else {
+            throw PlistError(.sizeLimit, "value too large for one binary property list", format: .binary)
         }
         let start = body.count
         switch value {
@@ -107,11 +107,7 @@ struct BinaryObjectTable {
     /// copy dropped), otherwise this becomes a new object.
     @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
         let number = bodyEnds.count
-        let found = body.withUnsafeBytes { bytes in
-            bodyEnds.withUnsafeBufferPointer { ends in
-                scalars.existing(from: start, in: bytes, ends: ends, newObject: number)
-            }
-        }
+        let found = body.withUnsafeBytes { scalars.existing(from: start, in: $0, newObject: number) }
         if let found {
             body.removeLast(body.count - start)
             return found
