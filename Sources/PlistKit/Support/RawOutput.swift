@@ -24,10 +24,10 @@ struct RawOutput {
         return out
     }
 
-    /// Frees the buffer without producing output (for error paths).
+    /// Frees the buffer without producing output (for error paths). Safe to call twice; appending afterwards
+    /// starts a fresh buffer.
     mutating func discard() {
-        base.deallocate()
-        base = .allocate(capacity: 1)
+        if capacity > 0 { base.deallocate() }  // capacity 0 marks `base` as already freed
         capacity = 0
         count = 0
     }
@@ -41,8 +41,10 @@ struct RawOutput {
         var newCapacity = max(capacity * 2, 64)
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 {
+            newBase.update(from: base, count: count)
+            base.deallocate()
+        }
         base = newBase
         capacity = newCapacity
     }
