@@ -44,6 +44,12 @@ let package = Package(
             name: "defaults",
             dependencies: ["Preferences"]
         ),
+        // Not a product: a separate process for the Preferences reliability tests (concurrent writers, SIGKILL,
+        // Foundation UserDefaults interop).
+        .executableTarget(
+            name: "PreferencesTestHelper",
+            dependencies: ["Preferences"]
+        ),
         .executableTarget(
             name: "plutil",
             dependencies: ["PlistKit"]
@@ -62,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["Preferences"]
+            dependencies: ["Preferences", "PreferencesTestHelper", "defaults"]
         ),
         .testTarget(
             name: "ToolTests",
