@@ -21,6 +21,7 @@ public final class Defaults: Sendable {
         var layers: [SearchLayer] = []
     }
     private let state: Mutex<State>
+    let observers = ObserverRegistry()
 
     /// The standard instance: the application domain in `PreferencesEnvironment.shared`.
     public static let standard = Defaults(
@@ -360,5 +361,52 @@ public final class Defaults: Sendable {
             do { try file.synchronize() } catch { firstError = firstError ?? error }
         }
         if let firstError { throw firstError }
+    }
+}
+
+// MARK: - Observation
+
+extension Defaults {
+    /// Calls `handler` with the old and new value whenever the effective value of `key` changes — by this process or,
+    /// through inotify on the domain directories, by another one. Keep the returned token; cancel it to stop.
+    public func observe(_ key: String, handler: @escaping @Sendable (PreferenceChange) -> Void) -> PreferencesObservation {
+        let (id, subscribe) = observers.add(key: key, current: plistValue(forKey: key), handler: handler)
+        if subscribe { subscribeToChanges() }
+        return PreferencesObservation { [observers] in observers.remove(id) }
+    }
+
+    /// The changes of `key` as an `AsyncStream` (ends when the consuming task is cancelled).
+    public func changes(forKey key: String) -> AsyncStream<PreferenceChange> {
+        AsyncStream { continuation in
+            let token = observe(key) { continuation.yield($0) }
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// The did-change notification: called with the domain and keys whenever a domain in this instance's search
+    /// list changes (`external` when another process changed the file; `keys` empty when a whole domain was replaced).
+    public func onDidChange(_ handler: @escaping @Sendable (_ domain: String, _ keys: [String], _ external: Bool) -> Void) -> PreferencesObservation {
+        let (id, subscribe) = observers.addDomainHandler(handler)
+        if subscribe { subscribeToChanges() }
+        return PreferencesObservation { [observers] in observers.remove(id) }
+    }
+
+    private func subscribeToChanges() {
+        let token = environment.addEventHandler { [weak self] event in
+            guard let self, case let .didChange(domain, keys, external) = event else { return }
+            let inSearchList = domain == self.domain || domain == Self.globalDomain
+                || self.state.withLock { $0.suites.contains(domain) }
+            guard inSearchList else { return }
+            self.observers.domainChanged(domain, keys: keys, external: external) { self.plistValue(forKey: $0) }
+        }
+        guard observers.setEventToken(token) else {
+            environment.removeEventHandler(token)
+            return
+        }
+        let files = layers.compactMap { layer -> DomainFile? in
+            if case .file(let file, _) = layer { return file }
+            return nil
+        }
+        environment.watchDirectories(of: files)
     }
 }

@@ -81,14 +81,18 @@ final class DomainFile: Sendable {
             return false
         }
         guard due else { return }
-        diskLock.withLock { _ in
+        // Events are posted after the locks are released: handlers may read this file again.
+        var pending: [PreferencesEvent] = []
+        let changed: [String] = diskLock.withLock { _ in
             let known = state.withLock { $0.loaded ? $0.stamp : nil }
             let loadedBefore = state.withLock { $0.loaded }
             let current = try? FileSystem.stamp(targetPath)
-            if loadedBefore, current == known { return }
-            let disk = loadFromDisk(underLock: false)
-            apply(disk: disk.values, stamp: disk.stamp, external: loadedBefore)
+            if loadedBefore, current == known { return [] }
+            let disk = loadFromDisk(underLock: false, events: &pending)
+            return apply(disk: disk.values, stamp: disk.stamp, external: loadedBefore)
         }
+        for event in pending { events.post(event) }
+        if !changed.isEmpty { events.post(.didChange(domain: domain, keys: changed, external: true)) }
     }
 
     /// The path actually written: the symlink's target when `path` is a symlink.
@@ -96,13 +100,13 @@ final class DomainFile: Sendable {
 
     /// Reads and parses the file. A damaged file is moved aside (under the writer lock, after re-checking that it is
     /// still the same damaged file) and reported.
-    private func loadFromDisk(underLock: Bool) -> (values: PlistDictionary, stamp: FileStamp?) {
+    private func loadFromDisk(underLock: Bool, events: inout [PreferencesEvent]) -> (values: PlistDictionary, stamp: FileStamp?) {
         let target = targetPath
         let file: (bytes: [UInt8], stamp: FileStamp)?
         do {
             file = try FileSystem.readFile(target, limit: options.readLimit)
         } catch {
-            events.post(.flushFailed(domain: domain, error: error as? PreferencesError
+            events.append(.flushFailed(domain: domain, error: error as? PreferencesError
                 ?? PreferencesError(.io, "\(error)", domain: domain, path: target)))
             return (PlistDictionary(), nil)
         }
@@ -110,23 +114,25 @@ final class DomainFile: Sendable {
         if let values = parse(file.bytes) { return (values, file.stamp) }
         if isReadOnly {
             // Managed files belong to the administrator: report, ignore, never move.
-            events.post(.corruptFileMovedAside(domain: domain, path: target, movedTo: "", reason: "managed file does not parse; ignored"))
+            events.append(.corruptFileMovedAside(domain: domain, path: target, movedTo: "", reason: "managed file does not parse; ignored"))
             return (PlistDictionary(), file.stamp)
         }
+        var moved: PreferencesEvent?
         let moveAside = { () -> (PlistDictionary, FileStamp?) in
             // Another writer may have replaced the file since we read it: only move the bytes we judged damaged.
             guard let again = try? FileSystem.readFile(target, limit: self.options.readLimit) else { return (PlistDictionary(), nil) }
             if again.stamp == file.stamp, again.bytes == file.bytes {
                 let reason = self.parseFailure(file.bytes)
-                if let moved = try? FileSystem.moveAside(target) {
-                    self.events.post(.corruptFileMovedAside(domain: self.domain, path: target, movedTo: moved, reason: reason))
+                if let to = try? FileSystem.moveAside(target) {
+                    moved = .corruptFileMovedAside(domain: self.domain, path: target, movedTo: to, reason: reason)
                 }
                 return (PlistDictionary(), nil)
             }
             return (self.parse(again.bytes) ?? PlistDictionary(), again.stamp)
         }
-        if underLock { return moveAside() }
-        return (try? FileSystem.withExclusiveLock(target + ".lock", moveAside)) ?? (PlistDictionary(), nil)
+        let result = underLock ? moveAside() : (try? FileSystem.withExclusiveLock(target + ".lock", moveAside)) ?? (PlistDictionary(), nil)
+        if let moved { events.append(moved) }
+        return result
     }
 
     private func parse(_ bytes: [UInt8]) -> PlistDictionary? {
@@ -145,9 +151,10 @@ final class DomainFile: Sendable {
         }
     }
 
-    /// Installs disk values with this process's unsaved changes applied on top; posts `didChange` for external edits.
-    private func apply(disk: PlistDictionary, stamp: FileStamp?, external: Bool) {
-        let changed: [String] = state.withLock { s in
+    /// Installs disk values with this process's unsaved changes applied on top; returns the keys whose value
+    /// changed when `external` (another process's edit).
+    private func apply(disk: PlistDictionary, stamp: FileStamp?, external: Bool) -> [String] {
+        state.withLock { s in
             var merged = disk
             for (k, v) in s.dirty { merged[k] = v }
             for k in s.removed { merged[k] = nil }
@@ -161,7 +168,6 @@ final class DomainFile: Sendable {
             for (k, _) in old where merged[k] == nil { keys.append(k) }
             return keys
         }
-        if !changed.isEmpty { events.post(.didChange(domain: domain, keys: changed, external: true)) }
     }
 
     // MARK: Writing (memory)
@@ -203,6 +209,8 @@ final class DomainFile: Sendable {
             refreshIfNeeded(force: true)
             return
         }
+        var pending: [PreferencesEvent] = []
+        defer { for event in pending { events.post(event) } }
         try diskLock.withLock { _ in
             // Take the pending changes; if the write fails they are put back (unless re-changed meanwhile).
             let (dirty, removed) = state.withLock { s -> (PlistDictionary, [String]) in
@@ -222,7 +230,7 @@ final class DomainFile: Sendable {
                         // Unchanged since we read it: our in-memory copy minus newer local edits is the disk state.
                         base = state.withLock { $0.values }
                     } else {
-                        base = loadFromDisk(underLock: true).values
+                        base = loadFromDisk(underLock: true, events: &pending).values
                     }
                     for (k, v) in dirty { base[k] = v }
                     for k in removed { base[k] = nil }
@@ -238,7 +246,7 @@ final class DomainFile: Sendable {
                         throw PreferencesError(.encoding, "could not encode the domain: \(error)", domain: domain, path: target)
                     }
                     guard bytes.count <= options.sizeLimit else {
-                        events.post(.sizeLimitExceeded(domain: domain, size: bytes.count, limit: options.sizeLimit))
+                        pending.append(.sizeLimitExceeded(domain: domain, size: bytes.count, limit: options.sizeLimit))
                         throw PreferencesError(
                             .sizeLimitExceeded,
                             "the domain would be \(bytes.count) bytes, more than the limit of \(options.sizeLimit); nothing was written",
@@ -248,7 +256,7 @@ final class DomainFile: Sendable {
                         target, with: bytes, newFileMode: mode_t(options.newFileMode), syncDirectory: options.syncDirectory)
                     return (base, stamp)
                 }
-                apply(disk: merged, stamp: stamp, external: false)
+                _ = apply(disk: merged, stamp: stamp, external: false)
             } catch {
                 state.withLock { s in
                     for (k, v) in dirty where s.dirty[k] == nil && !s.removed.contains(where: { $0.utf8.elementsEqual(k.utf8) }) {

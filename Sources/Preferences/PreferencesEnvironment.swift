@@ -20,6 +20,7 @@ public final class PreferencesEnvironment: Sendable {
     private let files = Mutex<[String: DomainFile]>([:])
     private let volatile = Mutex<[String: PlistDictionary]>([:])
     let argumentDomain: PlistDictionary
+    private let watcher = Mutex<DirectoryWatcher?>(nil)
 
     /// The name of the argument domain in the volatile-domain API.
     public static let argumentDomainName = "NSArgumentDomain"
@@ -98,6 +99,29 @@ public final class PreferencesEnvironment: Sendable {
     /// A managed domain's file (read-only).
     func managedFile(_ domain: String) -> DomainFile {
         file(domain: domain, path: locations.managedPath(domain: domain), readOnly: true)
+    }
+
+    /// Starts inotify watches on the directories of `files` (creating the current user's directories, as a write
+    /// would). A change reported there re-reads the matching cached files, which posts `didChange` for other
+    /// processes' edits.
+    func watchDirectories(of files: [DomainFile]) {
+        let w: DirectoryWatcher? = watcher.withLock { current in
+            if current == nil {
+                current = DirectoryWatcher { [weak self] path in self?.fileChanged(path) }
+            }
+            return current
+        }
+        guard let w else { return }
+        for file in files {
+            let directory = FileSystem.directoryName(file.targetPath)
+            if directory.hasPrefix(locations.userDirectory) { try? FileSystem.makeDirectories(directory) }
+            w.watch(directory)
+        }
+    }
+
+    private func fileChanged(_ path: String) {
+        let matching = files.withLock { cache in cache.values.filter { $0.path == path || $0.targetPath == path } }
+        for file in matching { _ = file.snapshot(force: true) }
     }
 
     // MARK: Volatile domains
