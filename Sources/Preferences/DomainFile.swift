@@ -26,6 +26,8 @@ final class DomainFile: Sendable {
     let options: StoreOptions
     let events: EventHub
     let scheduler: FlushScheduler?
+    /// Mode of the file when this process creates it (0600 for a user's files, 0644 for all-users files).
+    let newFileMode: UInt32
 
     private struct State {
         var values = PlistDictionary()
@@ -42,7 +44,11 @@ final class DomainFile: Sendable {
     // Serialises disk work (reload, flush) for this file within the process; the flock serialises across processes.
     private let diskLock = Mutex(())
 
-    init(domain: String, path: String, readOnly: Bool, options: StoreOptions, events: EventHub, scheduler: FlushScheduler?) {
+    init(
+        domain: String, path: String, readOnly: Bool, options: StoreOptions, events: EventHub, scheduler: FlushScheduler?,
+        newFileMode: UInt32? = nil
+    ) {
+        self.newFileMode = newFileMode ?? options.newFileMode
         self.domain = domain
         self.path = path
         self.isReadOnly = readOnly
@@ -253,7 +259,7 @@ final class DomainFile: Sendable {
                             domain: domain, path: target)
                     }
                     let stamp = try FileSystem.atomicReplace(
-                        target, with: bytes, newFileMode: mode_t(options.newFileMode), syncDirectory: options.syncDirectory)
+                        target, with: bytes, newFileMode: mode_t(newFileMode), syncDirectory: options.syncDirectory)
                     return (base, stamp)
                 }
                 _ = apply(disk: merged, stamp: stamp, external: false)

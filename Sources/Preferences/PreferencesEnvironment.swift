@@ -80,12 +80,12 @@ public final class PreferencesEnvironment: Sendable {
     // MARK: Files
 
     /// The shared cache entry for a file path.
-    func file(domain: String, path: String, readOnly: Bool) -> DomainFile {
+    func file(domain: String, path: String, readOnly: Bool, newFileMode: UInt32? = nil) -> DomainFile {
         files.withLock { cache in
             if let existing = cache[path] { return existing }
             let file = DomainFile(
                 domain: domain, path: path, readOnly: readOnly, options: options, events: events,
-                scheduler: readOnly ? nil : scheduler)
+                scheduler: readOnly ? nil : scheduler, newFileMode: newFileMode)
             cache[path] = file
             return file
         }
@@ -93,7 +93,10 @@ public final class PreferencesEnvironment: Sendable {
 
     /// A persistent domain's file.
     func persistentFile(_ domain: String, user: PreferencesUser = .current, host: PreferencesHost = .any) -> DomainFile {
-        file(domain: domain, path: locations.path(domain: domain, user: user, host: host), readOnly: false)
+        // All-users files are world-readable, as Core Foundation writes them.
+        file(
+            domain: domain, path: locations.path(domain: domain, user: user, host: host), readOnly: false,
+            newFileMode: user == .any ? 0o644 : nil)
     }
 
     /// A managed domain's file (read-only).
