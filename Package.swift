@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "plistbench",
-            dependencies: ["PlistKit"]
+            dependencies: ["PlistKit", "Preferences"]
         ),
         .testTarget(
             name: "PlistKitTests",

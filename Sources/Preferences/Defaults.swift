@@ -52,6 +52,7 @@ public final class Defaults: Sendable {
         self.domain = name
         self.environment = environment
         self.urlArchiver = urlArchiver
+        self.ownFile = environment.persistentFile(name)
         self.state = Mutex(State(layers: SearchList.layers(domain: name, suites: [], environment: environment)))
     }
 
@@ -60,11 +61,13 @@ public final class Defaults: Sendable {
         self.domain = validatedDomain
         self.environment = environment
         self.urlArchiver = urlArchiver
+        self.ownFile = environment.persistentFile(validatedDomain)
         self.state = Mutex(State(layers: SearchList.layers(domain: validatedDomain, suites: [], environment: environment)))
     }
 
     private var layers: [SearchLayer] { state.withLock { $0.layers } }
-    private var ownFile: DomainFile { environment.persistentFile(domain) }
+    /// The file writes go to (current user, any host), resolved once.
+    private let ownFile: DomainFile
 
     // MARK: Reading
 
@@ -74,10 +77,11 @@ public final class Defaults: Sendable {
     }
 
     private func lookup(_ key: String) -> (value: PlistValue, forced: Bool)? {
+        let now = FileSystem.monotonicNanoseconds()
         for layer in layers {
             switch layer {
             case .file(let file, let forced):
-                if let v = file.value(forKey: key) { return (v, forced) }
+                if let v = file.value(forKey: key, now: now) { return (v, forced) }
             case .arguments:
                 if let v = environment.argumentDomain[key] { return (v, false) }
             case .registration:

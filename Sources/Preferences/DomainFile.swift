@@ -26,6 +26,7 @@ final class DomainFile: Sendable {
     let options: StoreOptions
     let events: EventHub
     let scheduler: FlushScheduler?
+    let recheckNanoseconds: UInt64
     /// Mode of the file when this process creates it (0600 for a user's files, 0644 for all-users files).
     let newFileMode: UInt32
 
@@ -49,6 +50,7 @@ final class DomainFile: Sendable {
         newFileMode: UInt32? = nil
     ) {
         self.newFileMode = newFileMode ?? options.newFileMode
+        self.recheckNanoseconds = UInt64(max(0, options.recheckInterval) * 1e9)
         self.domain = domain
         self.path = path
         self.isReadOnly = readOnly
@@ -65,8 +67,14 @@ final class DomainFile: Sendable {
         return state.withLock { $0.values }
     }
 
-    /// One value.
-    func value(forKey key: String) -> PlistValue? {
+    /// One value. `now` (monotonic ns) lets a search-list lookup read the clock once for all its layers.
+    func value(forKey key: String, now: UInt64 = FileSystem.monotonicNanoseconds()) -> PlistValue? {
+        // Fast path: one lock when the file was checked recently.
+        let cached: PlistValue?? = state.withLock { s in
+            guard s.loaded, now &- s.lastCheck < recheckNanoseconds else { return .none }
+            return .some(s.values[key])
+        }
+        if case .some(let value) = cached { return value }
         refreshIfNeeded(force: false)
         return state.withLock { $0.values[key] }
     }
@@ -77,7 +85,7 @@ final class DomainFile: Sendable {
     }
 
     private func refreshIfNeeded(force: Bool) {
-        let interval = UInt64(max(0, options.recheckInterval) * 1e9)
+        let interval = recheckNanoseconds
         let now = FileSystem.monotonicNanoseconds()
         let due = state.withLock { s -> Bool in
             if force || !s.loaded || now &- s.lastCheck >= interval {
