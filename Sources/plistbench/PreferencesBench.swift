@@ -19,19 +19,37 @@ enum PreferencesBench {
             if args[i] == "--dir", i + 1 < args.count { base = args[i + 1]; i += 2; continue }
             i += 1
         }
+        // Foundation takes XDG_CONFIG_HOME from the environment the process started with, so a setenv here would
+        // leave it writing the real ~/.config: re-run this process with the variable set instead.
+        if ProcessInfo.processInfo.environment["PLISTBENCH_PREFS_DIR"] == nil {
+            setenv("PLISTBENCH_PREFS_DIR", base, 1)
+            setenv("XDG_CONFIG_HOME", base, 1)
+            let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+            execv("/proc/self/exe", argv)
+            print("cannot re-execute with XDG_CONFIG_HOME set: \(String(cString: strerror(errno)))")
+            return 1
+        }
+        base = ProcessInfo.processInfo.environment["PLISTBENCH_PREFS_DIR"] ?? base
+        guard ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] == base else { print("XDG_CONFIG_HOME not set"); return 1 }
         let fm = FileManager.default
         try? fm.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: base) }
-        // Foundation reads XDG_CONFIG_HOME when UserDefaults is first used; ours is given the same directory.
-        setenv("XDG_CONFIG_HOME", base, 1)
         let locations = PreferencesLocations(
             userDirectory: base, anyUserDirectory: base + "/any-user", managedDirectory: base + "/managed", hostID: "bench")
 
+
+        // Binary is the store's default; until PlistKit's binary codec is in the build, measure with XML (and say so).
+        var options = StoreOptions()
+        let sample: PlistValue = ["k": "v"]
+        if (try? PropertyList.read(PropertyList.writeBytes(sample, format: .binary)).value) != sample { options.writeFormat = .xml }
+        let format = options.writeFormat == .binary ? "binary" : "XML"
+        print("Preferences writes \(format); Foundation writes XML.\n")
         print("| operation | Preferences | Foundation UserDefaults | ratio |")
         print("|---|---:|---:|---:|")
 
         // Cached read and set on a small domain.
-        let env = PreferencesEnvironment(locations: locations, applicationDomain: "plistbench", logsToStandardError: false)
+        let env = PreferencesEnvironment(
+            locations: locations, options: options, applicationDomain: "plistbench", logsToStandardError: false)
         guard let ours = Defaults(suiteName: "bench.small", environment: env),
             let theirs = UserDefaults(suiteName: "bench.small.foundation")
         else { print("cannot create instances"); return 1 }
@@ -70,15 +88,25 @@ enum PreferencesBench {
             k += 1
             if k * 100 >= 1 << 20 { break }
         }
-        guard let binary = try? PropertyList.write(.dictionary(big), format: .binary),
+        guard let ourFile = try? PropertyList.write(.dictionary(big), format: options.writeFormat),
             let xml = try? PropertyList.write(.dictionary(big), format: .xml)
         else { print("| cold start | PlistKit codecs unavailable | | |"); return 0 }
         var round = 0
+        // Both must really find the value, or the timing means nothing.
+        _ = fm.createFile(atPath: "\(base)/cold.check.plist", contents: xml)
+        let checkOurs = Defaults(suiteName: "cold.check", environment: PreferencesEnvironment(
+            locations: locations, options: options, applicationDomain: "cold", logsToStandardError: false))?.string(forKey: "key7")
+        let checkTheirs = UserDefaults(suiteName: "cold.check")?.string(forKey: "key7")
+        guard checkOurs != nil, checkOurs == checkTheirs else {
+            print("| cold start | value not found (ours: \(checkOurs ?? "nil"), Foundation: \(checkTheirs ?? "nil")) | | |")
+            return 1
+        }
         let coldOurs = perCall(seconds, 1, setup: {
             round += 1
-            _ = fm.createFile(atPath: "\(base)/cold.ours.\(round).plist", contents: binary)
+            _ = fm.createFile(atPath: "\(base)/cold.ours.\(round).plist", contents: ourFile)
         }) {
-            let freshEnv = PreferencesEnvironment(locations: locations, applicationDomain: "cold", logsToStandardError: false)
+            let freshEnv = PreferencesEnvironment(
+                locations: locations, options: options, applicationDomain: "cold", logsToStandardError: false)
             _ = Defaults(suiteName: "cold.ours.\(round)", environment: freshEnv)?.string(forKey: "key7")
         }
         let coldTheirs = perCall(seconds, 1, setup: {
@@ -88,7 +116,7 @@ enum PreferencesBench {
         }) {
             _ = UserDefaults(suiteName: "cold.theirs.\(round)")?.string(forKey: "key7")
         }
-        row("cold start, \(binary.count / 1024) KiB binary vs \(xml.count / 1024) KiB XML", coldOurs, coldTheirs)
+        row("cold start, \(ourFile.count / 1024) KiB \(format) vs \(xml.count / 1024) KiB XML", coldOurs, coldTheirs)
         return 0
     }
 
