@@ -103,7 +103,8 @@ final class DomainFile: Sendable {
             let current = try? FileSystem.stamp(targetPath)
             if loadedBefore, current == known { return [] }
             let disk = loadFromDisk(underLock: false, events: &pending)
-            return apply(disk: disk.values, stamp: disk.stamp, external: loadedBefore)
+            // An unreadable file keeps no stamp, so synchronize() re-reads it (and refuses to write) every time.
+            return apply(disk: disk.values, stamp: disk.unreadable == nil ? disk.stamp : nil, external: loadedBefore)
         }
         for event in pending { events.post(event) }
         if !changed.isEmpty { events.post(.didChange(domain: domain, keys: changed, external: true)) }
@@ -114,22 +115,32 @@ final class DomainFile: Sendable {
 
     /// Reads and parses the file. A damaged file is moved aside (under the writer lock, after re-checking that it is
     /// still the same damaged file) and reported.
-    private func loadFromDisk(underLock: Bool, events: inout [PreferencesEvent]) -> (values: PlistDictionary, stamp: FileStamp?) {
+    ///
+    /// A file that exists but cannot be read (permissions, over the read limit, a format this build's codec does not
+    /// support) is not damaged: it is reported in `unreadable`, left in place, and writes to it are refused.
+    private func loadFromDisk(
+        underLock: Bool, events: inout [PreferencesEvent]
+    ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
         let target = targetPath
         let file: (bytes: [UInt8], stamp: FileStamp)?
         do {
             file = try FileSystem.readFile(target, limit: options.readLimit)
         } catch {
-            events.append(.flushFailed(domain: domain, error: error as? PreferencesError
-                ?? PreferencesError(.io, "\(error)", domain: domain, path: target)))
-            return (PlistDictionary(), nil)
+            let failure = error as? PreferencesError ?? PreferencesError(.io, "\(error)", domain: domain, path: target)
+            events.append(.flushFailed(domain: domain, error: failure))
+            return (PlistDictionary(), nil, failure)
         }
-        guard let file else { return (PlistDictionary(), nil) }
-        if let values = parse(file.bytes) { return (values, file.stamp) }
+        guard let file else { return (PlistDictionary(), nil, nil) }
+        if let values = parse(file.bytes) { return (values, file.stamp, nil) }
+        if let error = try? unsupportedFormat(file.bytes) {
+            let failure = PreferencesError(.io, "cannot read the domain file: \(error)", domain: domain, path: target)
+            events.append(.flushFailed(domain: domain, error: failure))
+            return (PlistDictionary(), file.stamp, failure)
+        }
         if isReadOnly {
             // Managed files belong to the administrator: report, ignore, never move.
             events.append(.corruptFileMovedAside(domain: domain, path: target, movedTo: "", reason: "managed file does not parse; ignored"))
-            return (PlistDictionary(), file.stamp)
+            return (PlistDictionary(), file.stamp, nil)
         }
         var moved: PreferencesEvent?
         let moveAside = { () -> (PlistDictionary, FileStamp?) in
@@ -146,7 +157,17 @@ final class DomainFile: Sendable {
         }
         let result = underLock ? moveAside() : (try? FileSystem.withExclusiveLock(target + ".lock", moveAside)) ?? (PlistDictionary(), nil)
         if let moved { events.append(moved) }
-        return result
+        return (result.0, result.1, nil)
+    }
+
+    /// The codec's error when it refused the bytes as a format it does not support (not as damaged input).
+    private func unsupportedFormat(_ bytes: [UInt8]) throws -> PlistError? {
+        do {
+            _ = try options.codec.decode(bytes)
+            return nil
+        } catch let error as PlistError where error.kind == .unsupportedFormat {
+            return error
+        }
     }
 
     private func parse(_ bytes: [UInt8]) -> PlistDictionary? {
@@ -244,7 +265,12 @@ final class DomainFile: Sendable {
                         // Unchanged since we read it: our in-memory copy minus newer local edits is the disk state.
                         base = state.withLock { $0.values }
                     } else {
-                        base = loadFromDisk(underLock: true, events: &pending).values
+                        let disk = loadFromDisk(underLock: true, events: &pending)
+                        if let unreadable = disk.unreadable {
+                            // Never replace a file we could not read: its values would be lost.
+                            throw unreadable
+                        }
+                        base = disk.values
                     }
                     for (k, v) in dirty { base[k] = v }
                     for k in removed { base[k] = nil }

@@ -9,7 +9,8 @@ public protocol PreferencesCodec: Sendable {
     func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8]
 }
 
-/// The PlistKit codec: `PropertyList.read` (format detected) and `PropertyList.writeBytes`.
+/// The PlistKit codec: `PropertyList.read` (format detected) and `PropertyList.writeBytes`. When asked for binary
+/// in a build whose binary writer reports `.unsupportedFormat`, it writes XML instead.
 public struct PlistKitCodec: PreferencesCodec {
     /// Read limits for domain files.
     public var readOptions: PlistReadOptions
@@ -23,6 +24,11 @@ public struct PlistKitCodec: PreferencesCodec {
     }
 
     public func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8] {
-        try PropertyList.writeBytes(value, format: format)
+        do {
+            return try PropertyList.writeBytes(value, format: format)
+        } catch let error as PlistError where error.kind == .unsupportedFormat && format == .binary {
+            // A build without the binary writer still stores valid, Foundation-readable files.
+            return try PropertyList.writeBytes(value, format: .xml)
+        }
     }
 }

@@ -8,10 +8,17 @@ struct HelperCodec: PreferencesCodec {
 
     static let plistKitWorks: Bool = {
         let sample: PlistValue = ["k": 1]
-        guard let bytes = try? PlistKitCodec().encode(sample, format: .binary),
+        // The binary writer itself (PlistKitCodec falls back to XML without it).
+        guard let bytes = try? PropertyList.writeBytes(sample, format: .binary), bytes.starts(with: Array("bplist00".utf8)),
             let back = try? PlistKitCodec().decode(bytes)
         else { return false }
         return back == sample
+    }()
+
+    static let plistKitXMLWorks: Bool = {
+        let sample: PlistValue = ["k": 1]
+        guard let bytes = try? PropertyList.writeBytes(sample, format: .xml) else { return false }
+        return (try? PlistKitCodec().decode(bytes)) == sample
     }()
 
     func decode(_ bytes: [UInt8]) throws -> PlistValue {

@@ -175,4 +175,42 @@ import Testing
         }
         #expect(try dir.readPlistWithFoundation(path) == ["k": "v"])
     }
+
+    /// A codec that reports `.unsupportedFormat` for files starting with "UNSUPPORTED" (as PlistKit does for a
+    /// format whose reader is not in the build).
+    struct PartialCodec: PreferencesCodec {
+        func decode(_ bytes: [UInt8]) throws -> PlistValue {
+            if bytes.starts(with: Array("UNSUPPORTED".utf8)) { throw PlistError(.unsupportedFormat, "not in this build") }
+            return try TestCodec.current.decode(bytes)
+        }
+        func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8] {
+            try TestCodec.current.encode(value, format: format)
+        }
+    }
+
+    @Test(arguments: ["unsupported format", "over read limit"])
+    func unreadableFileIsNeitherMovedNorOverwritten(_ kind: String) throws {
+        let dir = TempDirectory()
+        let path = dir.locations.path(domain: "u")
+        let original: Data
+        if kind == "unsupported format" {
+            original = Data("UNSUPPORTED but valuable".utf8)
+            try FileManager.default.createDirectory(atPath: dir.locations.userDirectory, withIntermediateDirectories: true)
+            try original.write(to: URL(fileURLWithPath: path))
+        } else {
+            try dir.writePlist(["big": .data(Data(count: 4000))], to: path)
+            original = try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        let env = dir.environment { options in
+            options.codec = PartialCodec()
+            if kind == "over read limit" { options.readLimit = 1000 }
+        }
+        let file = env.persistentFile("u")
+        #expect(file.snapshot().isEmpty)
+        file.set("mine", forKey: "k")
+        #expect(throws: PreferencesError.self) { try file.synchronize() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.locations.userDirectory).filter { $0.contains("corrupt") }
+        #expect(aside.isEmpty)
+    }
 }

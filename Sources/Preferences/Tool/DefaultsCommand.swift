@@ -398,10 +398,10 @@ public enum DefaultsCommand {
             guard !values.isEmpty else { return fail("Domain \(t.name) does not exist") }
             do {
                 if operands[1] == "-" {
-                    let bytes = try PropertyList.writeBytes(.dictionary(values), format: .xml)
+                    let bytes = try environment.options.codec.encode(.dictionary(values), format: .xml)
                     io.out(String(decoding: bytes, as: UTF8.self))
                 } else {
-                    let bytes = try PropertyList.writeBytes(.dictionary(values), format: .binary)
+                    let bytes = try environment.options.codec.encode(.dictionary(values), format: .binary)
                     _ = try FileSystem.atomicReplace(operands[1], with: bytes, newFileMode: 0o644, syncDirectory: false)
                 }
                 return 0

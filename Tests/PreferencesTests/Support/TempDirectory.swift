@@ -33,8 +33,9 @@ final class TempDirectory: @unchecked Sendable {
             logsToStandardError: false)
     }
 
-    /// Writes a plist file with the test codec (creating directories).
-    func writePlist(_ value: PlistValue, to file: String, format: PlistFormat = .binary) throws {
+    /// Writes a plist file with the test codec (creating directories). Binary by default — XML while PlistKit has no
+    /// binary reader, so helper processes (which use PlistKit) can read the fixture.
+    func writePlist(_ value: PlistValue, to file: String, format: PlistFormat = TestCodec.plistKitWorks ? .binary : .xml) throws {
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let bytes = try TestCodec.current.encode(value, format: format)

@@ -8,10 +8,25 @@ import PlistKit
 enum TestCodec {
     static let plistKitWorks: Bool = {
         let sample: PlistValue = ["k": 1]
-        guard let bytes = try? PlistKitCodec().encode(sample, format: .binary),
+        // The binary writer itself (PlistKitCodec falls back to XML without it).
+        guard let bytes = try? PropertyList.writeBytes(sample, format: .binary), bytes.starts(with: Array("bplist00".utf8)),
             let back = try? PlistKitCodec().decode(bytes)
         else { return false }
         return back == sample
+    }()
+
+    /// PlistKit's XML reader and writer are in the build (the `defaults` tool then works end to end).
+    static let plistKitXMLWorks: Bool = {
+        let sample: PlistValue = ["k": 1, "s": "x"]
+        guard let bytes = try? PropertyList.writeBytes(sample, format: .xml),
+            let back = try? PropertyList.read(bytes).value
+        else { return false }
+        return back == sample
+    }()
+
+    /// PlistKit's OpenStep reader is in the build (raw `defaults write` values, argument-domain plists).
+    static let openStepWorks: Bool = {
+        (try? PropertyList.read(Array("(a, b)".utf8)).value) == ["a", "b"]
     }()
 
     static var current: any PreferencesCodec { plistKitWorks ? PlistKitCodec() : FoundationCodec() }

@@ -194,8 +194,9 @@ import Testing
     }
 }
 
-/// Verbs that need PlistKit's codecs (raw plist values, import, export) and the real `defaults` binary end to end.
-@Suite(.enabled(if: TestCodec.plistKitWorks, "PlistKit's XML/binary/OpenStep codecs are not in this build yet"))
+/// The real `defaults` binary end to end (it uses PlistKit's codecs: XML now, binary when present, OpenStep for raw
+/// values).
+@Suite(.enabled(if: TestCodec.plistKitXMLWorks, "PlistKit's XML codec is not in this build"))
 struct DefaultsToolEndToEndTests {
     @Test func writeIntThenReadPrintsFiveAsProcesses() throws {
         let dir = TempDirectory("defaults-e2e")
@@ -207,7 +208,8 @@ struct DefaultsToolEndToEndTests {
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "com.example.demo")) == ["k": 5])
     }
 
-    @Test func rawPlistValuesAndDomainRep() throws {
+    @Test(.enabled(if: TestCodec.openStepWorks, "PlistKit's OpenStep reader is not in this build yet"))
+    func rawPlistValuesAndDomainRep() throws {
         let dir = TempDirectory("defaults-raw")
         let runner = ProcessRunner(directory: dir)
         var r = try runner.run("defaults", ["write", "d", "a", "(1, two, \"three four\")"])
@@ -232,7 +234,9 @@ struct DefaultsToolEndToEndTests {
         #expect(try FoundationCodec().decode(Array(out.stdout.utf8)) == ["k": "v"])
         let exported = dir.path + "/exported.plist"
         #expect(try runner.run("defaults", ["export", "d", exported]).status == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: exported)).starts(with: Array("bplist00".utf8)))
+        if TestCodec.plistKitWorks { // binary export once PlistKit's binary writer is present (XML until then)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: exported)).starts(with: Array("bplist00".utf8)))
+        }
         #expect(try runner.run("defaults", ["import", "e", exported]).status == 0)
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "e")) == ["k": "v"])
         let xml = Data(try FoundationCodec().encode(["from": "stdin"], format: .xml))
