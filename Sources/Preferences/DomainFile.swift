@@ -311,6 +311,11 @@ final class DomainFile: Sendable {
         }
     }
 
+    /// Returns once no reload or flush of this file is running in this process.
+    func waitUntilIdle() {
+        diskLock.withLock { _ in }
+    }
+
     /// Drops pending changes without writing them (used when a whole domain is deleted).
     func discardChangesAndDelete() throws {
         try diskLock.withLock { _ in

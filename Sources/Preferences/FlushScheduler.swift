@@ -7,6 +7,8 @@ final class FlushScheduler: Sendable {
     let delay: Double
     let events: EventHub
     private let pending = Mutex<[ObjectIdentifier: DomainFile]>([:])
+    // Every file ever scheduled, so the exit flush can also wait for a background flush already under way.
+    private let known = Mutex<[ObjectIdentifier: DomainFile]>([:])
     private let queue = DispatchQueue(label: "preferences.flush")
 
     init(delay: Double, events: EventHub) {
@@ -17,6 +19,7 @@ final class FlushScheduler: Sendable {
 
     func schedule(_ file: DomainFile) {
         pending.withLock { $0[ObjectIdentifier(file)] = file }
+        known.withLock { $0[ObjectIdentifier(file)] = file }
         queue.asyncAfter(deadline: .now() + max(0, delay)) { [self] in
             flush(file)
         }
@@ -33,14 +36,13 @@ final class FlushScheduler: Sendable {
         }
     }
 
-    /// Writes every pending domain now (exit path and `synchronize` of everything).
+    /// Writes every domain with unsaved changes now, and waits for flushes already running (the exit path).
     func flushAll() {
-        let files = pending.withLock { p -> [DomainFile] in
-            let all = Array(p.values)
-            p.removeAll()
-            return all
+        pending.withLock { $0.removeAll() }
+        let files = known.withLock { Array($0.values) }
+        for file in files {
+            if file.hasUnsavedChanges { flush(file) } else { file.waitUntilIdle() }
         }
-        for file in files where file.hasUnsavedChanges { flush(file) }
     }
 }
 
