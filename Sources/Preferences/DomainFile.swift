@@ -160,8 +160,13 @@ final class DomainFile: Sendable {
         return (result.0, result.1, nil)
     }
 
-    /// The codec's error when it refused the bytes as a format it does not support (not as damaged input).
+    /// The codec's error when it refused XML or binary bytes (the formats domain files are written in) as a format
+    /// it does not support, rather than as damaged input. Other bytes that no reader accepts count as damaged (moving
+    /// them aside keeps them).
     private func unsupportedFormat(_ bytes: [UInt8]) throws -> PlistError? {
+        if bytes.isEmpty { return nil }
+        let detected = bytes.withUnsafeBytes { PlistFormat.detect($0) }
+        guard detected == .xml || detected == .binary else { return nil }
         do {
             _ = try options.codec.decode(bytes)
             return nil

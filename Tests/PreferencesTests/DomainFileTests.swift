@@ -176,11 +176,11 @@ import Testing
         #expect(try dir.readPlistWithFoundation(path) == ["k": "v"])
     }
 
-    /// A codec that reports `.unsupportedFormat` for files starting with "UNSUPPORTED" (as PlistKit does for a
-    /// format whose reader is not in the build).
+    /// A codec that reports `.unsupportedFormat` for binary files starting with "bplist00UNSUPPORTED" (as PlistKit
+    /// does for a format whose reader is not in the build).
     struct PartialCodec: PreferencesCodec {
         func decode(_ bytes: [UInt8]) throws -> PlistValue {
-            if bytes.starts(with: Array("UNSUPPORTED".utf8)) { throw PlistError(.unsupportedFormat, "not in this build") }
+            if bytes.starts(with: Array("bplist00UNSUPPORTED".utf8)) { throw PlistError(.unsupportedFormat, "not in this build") }
             return try TestCodec.current.decode(bytes)
         }
         func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8] {
@@ -194,7 +194,7 @@ import Testing
         let path = dir.locations.path(domain: "u")
         let original: Data
         if kind == "unsupported format" {
-            original = Data("UNSUPPORTED but valuable".utf8)
+            original = Data("bplist00UNSUPPORTED but valuable".utf8)
             try FileManager.default.createDirectory(atPath: dir.locations.userDirectory, withIntermediateDirectories: true)
             try original.write(to: URL(fileURLWithPath: path))
         } else {
