@@ -78,6 +78,27 @@ public final class Defaults: Sendable {
 
     private func lookup(_ key: String) -> (value: PlistValue, forced: Bool)? {
         let now = FileSystem.monotonicNanoseconds()
+        // Fast path: walk the list in place under this instance's lock (no array copy) using only cached values.
+        // A file due for a re-check sends us to the slow path, which runs without the lock because re-reading may
+        // post change events whose handlers read this instance again.
+        let fast: (value: PlistValue, forced: Bool)?? = state.withLock { s in
+            for layer in s.layers {
+                switch layer {
+                case .file(let file, let forced):
+                    switch file.cachedValue(forKey: key, now: now) {
+                    case .none: return .none
+                    case .some(.some(let v)): return .some((v, forced))
+                    case .some(.none): continue
+                    }
+                case .arguments:
+                    if let v = environment.argumentDomain[key] { return .some((v, false)) }
+                case .registration:
+                    if let v = environment.registration[key] { return .some((v, false)) }
+                }
+            }
+            return .some(nil)
+        }
+        if case .some(let result) = fast { return result }
         for layer in layers {
             switch layer {
             case .file(let file, let forced):

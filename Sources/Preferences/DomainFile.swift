@@ -69,14 +69,18 @@ final class DomainFile: Sendable {
 
     /// One value. `now` (monotonic ns) lets a search-list lookup read the clock once for all its layers.
     func value(forKey key: String, now: UInt64 = FileSystem.monotonicNanoseconds()) -> PlistValue? {
-        // Fast path: one lock when the file was checked recently.
-        let cached: PlistValue?? = state.withLock { s in
+        if case .some(let value) = cachedValue(forKey: key, now: now) { return value }
+        refreshIfNeeded(force: false)
+        return state.withLock { $0.values[key] }
+    }
+
+    /// The cached value when the file was checked within the recheck interval (one lock, no I/O, no events);
+    /// `.none` when it is due for a re-check.
+    func cachedValue(forKey key: String, now: UInt64) -> PlistValue?? {
+        state.withLock { s in
             guard s.loaded, now &- s.lastCheck < recheckNanoseconds else { return .none }
             return .some(s.values[key])
         }
-        if case .some(let value) = cached { return value }
-        refreshIfNeeded(force: false)
-        return state.withLock { $0.values[key] }
     }
 
     /// Whether there are changes not yet written.

@@ -86,4 +86,23 @@ import Testing
         #expect(didChange.all.map(\.key) == ["com.example.watch:remote"])
         _ = (token, token2)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func changeFoundByAReadFiresObserverThatReadsAgain() throws {
+        let dir = TempDirectory()
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment { $0.recheckInterval = 0 }))
+        let box = Box()
+        // The handler reads the same instance: a re-entrant lookup must not deadlock.
+        let token = d.observe("k") { change in
+            _ = d.string(forKey: "k")
+            box.add(change)
+        }
+        // Another "process" (its own environment and cache) writes the file.
+        let other = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        other.set("outside", forKey: "k")
+        #expect(other.synchronize())
+        #expect(d.string(forKey: "k") == "outside")
+        #expect(box.all == [PreferenceChange(key: "k", oldValue: nil, newValue: "outside")])
+        _ = token
+    }
 }
