@@ -234,3 +234,29 @@ import Testing
         for t in 0..<16 { #expect(onDisk["t\(t)"] == 299) }
     }
 }
+
+/// URL reading rules of `LocationURLArchiver` (reference §3.1, §3.3: string paths become file URLs; unknown data
+/// gives nil instead of Foundation's abort).
+@Suite struct URLArchiverTests {
+    let archiver = LocationURLArchiver()
+
+    @Test func storedForms() throws {
+        let web = try #require(URL(string: "https://example.com/a?b=c"))
+        #expect(archiver.archive(web) == "https://example.com/a?b=c")
+        let file = URL(fileURLWithPath: "/tmp/x/../y.txt")
+        #expect(archiver.archive(file) == ["path": "/tmp/y.txt", "url": "file:///tmp/y.txt"])
+        #expect(LocationURLArchiver(pathOnly: true).archive(file) == "/tmp/y.txt")
+    }
+
+    @Test func readForms() {
+        #expect(archiver.unarchive("/etc/hosts") == URL(fileURLWithPath: "/etc/hosts"))
+        #expect(archiver.unarchive("file:///etc/hosts")?.path == "/etc/hosts")
+        #expect(archiver.unarchive("~/notes.txt")?.path == PreferencesLocations.homeDirectory() + "/notes.txt")
+        #expect(archiver.unarchive(["path": "/a b"])?.path == "/a b")
+        #expect(archiver.unarchive(.data(Data("https://example.org/".utf8)))?.absoluteString == "https://example.org/")
+        #expect(archiver.unarchive(.data(Data([0xff, 0xfe]))) == nil)
+        #expect(archiver.unarchive(["unrelated": 1]) == nil)
+        #expect(archiver.unarchive("") == nil)
+        #expect(archiver.unarchive(.bool(true)) == nil)
+    }
+}
