@@ -28,6 +28,9 @@ public final class Defaults: Sendable {
         validatedDomain: PreferencesEnvironment.shared.applicationDomain, environment: .shared,
         urlArchiver: LocationURLArchiver())
 
+    /// Kept for porting: like Apple's, it has no effect on values (instances read through to the shared store).
+    public static func resetStandardUserDefaults() {}
+
     /// Name of the global domain (`NSGlobalDomain`).
     public static let globalDomain = PreferencesLocations.globalDomain
     /// Name of the argument domain.

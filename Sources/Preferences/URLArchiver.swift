@@ -15,8 +15,8 @@ public protocol URLArchiver: Sendable {
 /// which Foundation's `url(forKey:)` also reads.
 ///
 /// Reading accepts: that dictionary; a string that is an absolute path, a `~` path (expanded with `$HOME`) or an
-/// absolute URL; a relative path (resolved against the current directory, as Foundation); `Data` holding UTF-8 URL
-/// text. Anything else → nil.
+/// absolute URL; a relative path (resolved against the current directory, as Foundation); the `NSKeyedArchiver`
+/// `NSURL` archive Apple's `UserDefaults` stores; `Data` holding UTF-8 URL text. Anything else → nil.
 public struct LocationURLArchiver: URLArchiver {
     /// Store file URLs as just the path string.
     public var pathOnly: Bool
@@ -40,6 +40,7 @@ public struct LocationURLArchiver: URLArchiver {
             if case .string(let text)? = d["url"] { return Self.url(fromText: text) }
             return nil
         case .data(let data):
+            if let archived = KeyedArchiveURL.url(from: data) { return archived }
             guard data.count <= 65536, let text = String(validating: data, as: UTF8.self) else { return nil }
             guard let url = URL(string: text), url.scheme != nil else { return nil }
             return url

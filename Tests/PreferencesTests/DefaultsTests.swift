@@ -259,4 +259,19 @@ import Testing
         #expect(archiver.unarchive("") == nil)
         #expect(archiver.unarchive(.bool(true)) == nil)
     }
+
+    @Test func readsFoundationKeyedArchiveOfNSURL() throws {
+        // Oracle: Foundation's own NSKeyedArchiver (the form Apple's set(_: URL, forKey:) stores).
+        for text in ["https://example.com/x?y=1", "file:///tmp/some%20file.txt"] {
+            let url = try #require(URL(string: text))
+            let data = try NSKeyedArchiver.archivedData(withRootObject: url as NSURL, requiringSecureCoding: false)
+            #expect(archiver.unarchive(.data(data))?.absoluteString == text)
+        }
+        let relative = try #require(NSURL(string: "b/c", relativeTo: URL(string: "https://example.com/a/")))
+        let data = try NSKeyedArchiver.archivedData(withRootObject: relative, requiringSecureCoding: false)
+        #expect(archiver.unarchive(.data(data))?.absoluteString == "https://example.com/a/b/c")
+        // A keyed archive of something else is not a URL.
+        let other = try NSKeyedArchiver.archivedData(withRootObject: NSString(string: "x"), requiringSecureCoding: false)
+        #expect(archiver.unarchive(.data(other)) == nil)
+    }
 }
