@@ -29,7 +29,15 @@ public enum DescriptionFormatter {
         switch value {
         case .string(let s): out += quoted(s)
         case .integer(let i): out += i.description
-        case .real(let r): out += Coercion.numberText(r.value)
+        case .real(let r):
+            // A 32-bit real prints at float precision (`-float 0.1` reads back as 0.1, as on macOS).
+            if r.isFloat32, r.value.isFinite {
+                var text = Float(r.value).description
+                if text.hasSuffix(".0") { text.removeLast(2) }
+                out += text
+            } else {
+                out += Coercion.numberText(r.value)
+            }
         case .bool(let b): out += b ? "1" : "0"
         case .date(let d): out += dateText(d)
         case .data(let d): out += dataText(d)

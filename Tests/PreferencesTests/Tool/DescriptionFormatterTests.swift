@@ -39,6 +39,8 @@ import Testing
         #expect(DescriptionFormatter.describe(.bool(true)) == "1")
         #expect(DescriptionFormatter.describe(2.0) == "2")
         #expect(DescriptionFormatter.describe(0.5) == "0.5")
+        #expect(DescriptionFormatter.describe(.real(PlistReal(Float(0.1)))) == "0.1")
+        #expect(DescriptionFormatter.describe(.real(PlistReal(Double(Float(0.1))))) == "0.10000000149011612")
         #expect(DescriptionFormatter.describe(.data(Data([1, 2, 255]))) == "{length = 3, bytes = 0x0102ff}")
         #expect(DescriptionFormatter.describe(.date(PlistDate(secondsSinceReferenceDate: 0))) == "2001-01-01 00:00:00 +0000")
     }
