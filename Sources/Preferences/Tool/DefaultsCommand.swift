@@ -27,7 +27,8 @@ public enum DefaultsCommand {
         Command line interface to a user's defaults.
         Syntax:
 
-        'defaults' [-currentHost | -host <hostname>] followed by one of the following:
+        'defaults' [-currentHost | -host <hostname>] [-container <path> | -container <flatpak app id>]
+                   followed by one of the following:
 
           read                                 shows all defaults
           read <domain>                        shows defaults for given domain
@@ -71,6 +72,7 @@ public enum DefaultsCommand {
     public static func run(_ arguments: [String], environment: PreferencesEnvironment, io: DefaultsIO) -> Int32 {
         var args = arguments[...]
         var host = PreferencesHost.any
+        var environment = environment
         // Global options before the verb.
         while let first = args.first, first.hasPrefix("-") {
             switch first.lowercased() {
@@ -78,6 +80,15 @@ public enum DefaultsCommand {
             case "-host":
                 guard args.count >= 2 else { io.err(usage); return 1 }
                 host = .named(args[args.startIndex + 1]); args = args.dropFirst(2)
+            case "-container":
+                // A container path, or a Flatpak app id (its config directory is ~/.var/app/<id>/config).
+                guard args.count >= 2 else { io.err(usage); return 1 }
+                let id = args[args.startIndex + 1]
+                let root = id.contains("/") ? id : PreferencesLocations.homeDirectory() + "/.var/app/\(id)/config"
+                environment = PreferencesEnvironment(
+                    locations: environment.locations.contained(in: root), options: environment.options,
+                    applicationDomain: environment.applicationDomain, logsToStandardError: environment.events.logsToStandardError)
+                args = args.dropFirst(2)
             case "-verbose": args = args.dropFirst()
             default:
                 io.err(usage)

@@ -144,6 +144,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.h", host: .named("box"))))
     }
 
+    @Test func containerOption() throws {
+        let t = Tool()
+        let box = t.dir.path + "/box"
+        #expect(t.run("-container", box, "write", "com.other", "k", "-string", "inside").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(box + "/com.other.plist") == ["k": "inside"])
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.other")))
+        #expect(t.run("-container", box, "read", "com.other", "k").out == "inside\n")
+        #expect(t.run("read", "com.other", "k").status == 1)
+    }
+
     @Test func domainGivenAsPath() throws {
         let t = Tool()
         let path = t.dir.path + "/elsewhere/custom"
