@@ -169,7 +169,7 @@ import Testing
         file.set("v", forKey: "k")
         let path = dir.locations.path(domain: "bg")
         var waited = 0
-        while !FileManager.default.fileExists(atPath: path), waited < 100 {
+        while !FileManager.default.fileExists(atPath: path), waited < 250 {
             try await Task.sleep(for: .milliseconds(20))
             waited += 1
         }
