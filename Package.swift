@@ -44,13 +44,19 @@ let package = Package(
             name: "defaults",
             dependencies: ["Preferences"]
         ),
+        // Not a product: a separate process for the Preferences reliability tests (concurrent writers, SIGKILL,
+        // Foundation UserDefaults interop).
+        .executableTarget(
+            name: "PreferencesTestHelper",
+            dependencies: ["Preferences"]
+        ),
         .executableTarget(
             name: "plutil",
             dependencies: ["PlistKit"]
         ),
         .executableTarget(
             name: "plistbench",
-            dependencies: ["PlistKit"]
+            dependencies: ["PlistKit", "Preferences"]
         ),
         .testTarget(
             name: "PlistKitTests",
@@ -62,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["Preferences"]
+            dependencies: ["Preferences", "PreferencesTestHelper", "defaults"]
         ),
         .testTarget(
             name: "ToolTests",

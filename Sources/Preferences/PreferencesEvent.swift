@@ -1,0 +1,20 @@
+import PlistKit
+
+/// Something the store reports without failing the call that caused it (a setter cannot throw, a background flush
+/// has no caller). Observe with `PreferencesEnvironment.addEventHandler`.
+public enum PreferencesEvent: Sendable, Equatable {
+    /// A domain file did not parse (or its root was not a dictionary) and was renamed to `movedTo`; the domain
+    /// started empty.
+    case corruptFileMovedAside(domain: String, path: String, movedTo: String, reason: String)
+    /// A write was refused because the encoded domain would be `size` bytes, over `limit`.
+    case sizeLimitExceeded(domain: String, size: Int, limit: Int)
+    /// A write to a managed (forced) key was refused.
+    case notWritable(domain: String, key: String)
+    /// A value that no property list can hold was passed to a setter and ignored.
+    case unsupportedValue(key: String, typeName: String)
+    /// A background or exit-time flush failed.
+    case flushFailed(domain: String, error: PreferencesError)
+    /// Values in the domain changed: `keys` in this process, or the file was replaced by another process (`keys`
+    /// then lists the keys whose value differs).
+    case didChange(domain: String, keys: [String], external: Bool)
+}

@@ -1,0 +1,117 @@
+import FoundationEssentials
+import PlistKit
+
+/// The old-style text Apple's `defaults read` prints (Foundation's `description` of property-list objects):
+/// 4-space indentation, `key = value;`, `( a, b )`, strings quoted only when needed, Booleans as `1`/`0`, dates as
+/// `2024-01-01 00:00:00 +0000`, data as `{length = 3, bytes = 0x010203}`.
+///
+/// A private formatter: PlistKit's OpenStep writer produces parseable OpenStep, which differs from `description` in
+/// these details (dates, data, Booleans, the nested-container indentation quirk).
+public enum DescriptionFormatter {
+    /// The description of a top-level value. A top-level string is printed raw (as `defaults read domain key` does).
+    public static func describeTopLevel(_ value: PlistValue) -> String {
+        if case .string(let s) = value { return s }
+        var out = ""
+        append(value, level: 0, nested: false, to: &out)
+        return out
+    }
+
+    /// The description of a value, strings quoted when needed.
+    public static func describe(_ value: PlistValue) -> String {
+        var out = ""
+        append(value, level: 0, nested: false, to: &out)
+        return out
+    }
+
+    static func indent(_ level: Int) -> String { String(repeating: "    ", count: level) }
+
+    static func append(_ value: PlistValue, level: Int, nested: Bool, to out: inout String) {
+        switch value {
+        case .string(let s): out += quoted(s)
+        case .integer(let i): out += i.description
+        case .real(let r):
+            // A 32-bit real prints at float precision (`-float 0.1` reads back as 0.1, as on macOS).
+            if r.isFloat32, r.value.isFinite {
+                var text = Float(r.value).description
+                if text.hasSuffix(".0") { text.removeLast(2) }
+                out += text
+            } else {
+                out += Coercion.numberText(r.value)
+            }
+        case .bool(let b): out += b ? "1" : "0"
+        case .date(let d): out += dateText(d)
+        case .data(let d): out += dataText(d)
+        case .uid(let u): out += "<CFKeyedArchiverUID>{value = \(u)}"
+        case .array(let a):
+            // Foundation prefixes a nested container with its own indentation (`key =     (`).
+            if nested { out += indent(level) }
+            if a.isEmpty { out += "(\n" + indent(level) + ")"; return }
+            out += "(\n"
+            for (i, element) in a.enumerated() {
+                out += indent(level + 1)
+                append(element, level: level + 1, nested: true, to: &out)
+                out += i == a.count - 1 ? "\n" : ",\n"
+            }
+            out += indent(level) + ")"
+        case .dictionary(let d):
+            if nested { out += indent(level) }
+            out += "{\n"
+            for (k, v) in d.sortedByUTF16Keys() {
+                out += indent(level + 1) + quoted(k) + " = "
+                append(v, level: level + 1, nested: true, to: &out)
+                out += ";\n"
+            }
+            out += indent(level) + "}"
+        }
+    }
+
+    /// Quotes unless the string is non-empty ASCII letters, digits and `_ $ . / : -`.
+    static func quoted(_ s: String) -> String {
+        var plain = !s.isEmpty
+        for b in s.utf8 {
+            let ok = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b == UInt8(ascii: ".")
+                || b == UInt8(ascii: "/") || b == UInt8(ascii: ":") || b == UInt8(ascii: "-")
+            if !ok { plain = false; break }
+        }
+        if plain { return s }
+        var out = "\""
+        for unit in s.utf16 {
+            switch unit {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x0D: out += "\\r"
+            case 0x20..<0x7F: out += String(UnicodeScalar(UInt8(unit)))
+            default:
+                let hex = String(unit, radix: 16)
+                out += "\\U" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out + "\""
+    }
+
+    static func dateText(_ d: PlistDate) -> String {
+        guard let c = PlistDateText.components(d) else { return "\(d.secondsSinceReferenceDate)" }
+        func pad(_ v: Int, _ w: Int = 2) -> String {
+            let t = String(v)
+            return String(repeating: "0", count: max(0, w - t.count)) + t
+        }
+        return "\(pad(Int(c.year), 4))-\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute)):\(pad(c.second)) +0000"
+    }
+
+    static func dataText(_ d: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        func hex(_ bytes: some Sequence<UInt8>) -> String {
+            var out: [UInt8] = []
+            for b in bytes {
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 15)])
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        if d.count <= 24 { return "{length = \(d.count), bytes = 0x\(hex(d))}" }
+        return "{length = \(d.count), bytes = 0x\(hex(d.prefix(8))) ... \(hex(d.suffix(8)))}"
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PlistKit
+import Testing
+@testable import Preferences
+
+/// The argument domain (reference §2.10: Core Foundation's and corelibs' rules).
+@Suite struct ArgumentDomainTests {
+    @Test func pairsAndSkipping() {
+        let d = ArgumentDomain.parse(["file.txt", "-NSShowAllViews", "YES", "-flag", "-other", "x", "-last"])
+        #expect(d["NSShowAllViews"] == "YES") // a string; bool(forKey:) coerces it
+        #expect(d["flag"] == nil) // followed by another -token: skipped
+        #expect(d["other"] == "x")
+        #expect(d["last"] == nil)
+        #expect(d.count == 2)
+    }
+
+    @Test func plainValuesStayStrings() {
+        #expect(ArgumentDomain.parseValue("42") == "42")
+        #expect(ArgumentDomain.parseValue("a(b)") == "a(b)") // only the first character decides
+    }
+
+    @Test(.enabled(if: TestCodec.openStepWorks, "PlistKit's OpenStep reader is not in this build yet"))
+    func plistValuesAreParsed() {
+        // Reference §2.10: `-Bar '(1,2,3)'` gives ["1","2","3"] (OpenStep holds strings only).
+        #expect(ArgumentDomain.parseValue("(1,2,3)") == ["1", "2", "3"])
+        #expect(ArgumentDomain.parseValue("{ a = b; }") == ["a": "b"])
+        #expect(ArgumentDomain.parseValue("\"quoted text\"") == "quoted text")
+        #expect(ArgumentDomain.parseValue("(unclosed") == "(unclosed") // does not parse: the string itself
+    }
+
+    @Test func xmlValueIsParsed() throws {
+        try #require(TestCodec.plistKitXMLWorks, "PlistKit's XML reader is not in this build")
+        let xml = "<plist version=\"1.0\"><array><integer>1</integer><true/></array></plist>"
+        #expect(ArgumentDomain.parseValue(xml) == [1, true])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Runs the package's executables (`defaults`, `PreferencesTestHelper`) as real processes with an environment whose
+/// preference roots point into a temp directory, never the real home.
+struct ProcessRunner {
+    let directory: TempDirectory
+
+    /// The build products directory (where the test bundle lives).
+    static let productsDirectory: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = (exe as NSString).deletingLastPathComponent
+        // The test binary sits inside <products>/<Package>PackageTests.xctest on Linux.
+        if dir.hasSuffix(".xctest") { dir = (dir as NSString).deletingLastPathComponent }
+        return dir
+    }()
+
+    static func executable(_ name: String) -> String? {
+        let path = productsDirectory + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        let loc = directory.locations
+        env["XDG_CONFIG_HOME"] = loc.userDirectory
+        env["PREFERENCES_ANY_USER_DIR"] = loc.anyUserDirectory
+        env["PREFERENCES_MANAGED_DIR"] = loc.managedDirectory
+        env["PREFERENCES_HOST_ID"] = loc.hostID
+        env["HOME"] = directory.path + "/home"
+        env.removeValue(forKey: "PREFERENCES_CONTAINER")
+        return env
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Starts `name` with `arguments`; the caller waits or kills.
+    func start(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> (Process, Pipe, Pipe) {
+        guard let path = Self.executable(name) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.productsDirectory + "/" + name])
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let input = Pipe()
+            process.standardInput = input
+            try process.run()
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        return (process, out, err)
+    }
+
+    /// Runs to completion.
+    func run(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let (process, out, err) = try start(name, arguments, stdin: stdin)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

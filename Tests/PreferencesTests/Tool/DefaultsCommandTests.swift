@@ -1,0 +1,264 @@
+import Foundation
+import PlistKit
+import Testing
+@testable import Preferences
+
+/// The `defaults` verbs in-process. Expected messages and output come from reference §6.1 (Apple's tool); stored
+/// values are checked by reading the file with Foundation.
+@Suite struct DefaultsCommandTests {
+    final class Capture: @unchecked Sendable {
+        let lock = NSLock()
+        var out = "", err = ""
+        var stdin: [UInt8] = []
+        var io: DefaultsIO {
+            DefaultsIO(
+                out: { s in self.lock.lock(); self.out += s; self.lock.unlock() },
+                err: { s in self.lock.lock(); self.err += s; self.lock.unlock() },
+                readStandardInput: { self.stdin })
+        }
+    }
+
+    struct Tool {
+        let dir = TempDirectory("defaults")
+        func run(_ args: String...) -> (status: Int32, out: String, err: String) {
+            run(args)
+        }
+        func run(_ args: [String], stdin: [UInt8] = []) -> (status: Int32, out: String, err: String) {
+            let capture = Capture()
+            capture.stdin = stdin
+            // A fresh environment per invocation, as a fresh process would have.
+            let status = DefaultsCommand.run(args, environment: dir.environment(), io: capture.io)
+            return (status, capture.out, capture.err)
+        }
+        func file(_ domain: String) throws -> PlistValue {
+            try dir.readPlistWithFoundation(dir.locations.path(domain: domain))
+        }
+    }
+
+    @Test func writeIntThenReadPrintsFive() throws {
+        let t = Tool()
+        #expect(t.run("write", "com.example.demo", "k", "-int", "5").status == 0)
+        #expect(t.run("read", "com.example.demo", "k") == (0, "5\n", ""))
+        #expect(try t.file("com.example.demo") == ["k": 5])
+        #expect(t.run("read-type", "com.example.demo", "k").out == "Type is integer\n")
+    }
+
+    @Test func typedFlags() throws {
+        let t = Tool()
+        let d = "com.example.types"
+        #expect(t.run("write", d, "s", "-string", "hello world").status == 0)
+        #expect(t.run("write", d, "i", "-integer", " 42abc").status == 0) // longLongValue is lenient
+        #expect(t.run("write", d, "f", "-float", "0.1").status == 0)
+        #expect(t.run("write", d, "b", "-bool", "YES").status == 0)
+        #expect(t.run("write", d, "b2", "-boolean", "false").status == 0)
+        #expect(t.run("write", d, "data", "-data", "abc").status == 0) // odd length allowed
+        #expect(t.run("write", d, "date", "-date", "2024-01-02 03:04:05 +0000").status == 0)
+        #expect(t.run("write", d, "plain", "1").status == 0) // no special characters: a string
+        let f = try t.file(d)
+        #expect(f["s"] == "hello world")
+        #expect(f["i"] == 42)
+        #expect(f["f"]?.realValue?.value == Double(Float(0.1))) // single precision, as floatValue
+        #expect(f["b"] == true)
+        #expect(f["b2"] == false)
+        #expect(f["data"] == .data(Data([0x0a, 0xbc])))
+        let expectedDate = ISO8601DateFormatter().date(from: "2024-01-02T03:04:05Z")!
+        #expect(f["date"]?.dateValue?.date == expectedDate)
+        #expect(f["plain"] == "1")
+        #expect(t.run("read", d, "s").out == "hello world\n")
+        #expect(t.run("read", d, "b").out == "1\n")
+        #expect(t.run("read-type", d, "b").out == "Type is boolean\n")
+        #expect(t.run("read-type", d, "f").out == "Type is float\n")
+        #expect(t.run("read-type", d, "data").out == "Type is data\n")
+        #expect(t.run("read-type", d, "date").out == "Type is date\n")
+        #expect(t.run("read-type", d, "s").out == "Type is string\n")
+        #expect(t.run("read", d, "date").out == "2024-01-02 03:04:05 +0000\n")
+        #expect(t.run("read", d, "data").out == "{length = 2, bytes = 0x0abc}\n")
+    }
+
+    @Test func badBoolPrintsUsage() {
+        let t = Tool()
+        let r = t.run("write", "d", "k", "-bool", "maybe")
+        #expect(r.status == 1)
+        #expect(r.err.contains("Command line interface to a user's defaults."))
+    }
+
+    @Test func extraArgumentIsRefused() {
+        let t = Tool()
+        let r = t.run("write", "d", "k", "-int", "1", "2")
+        #expect(r == (1, "", "Unexpected argument 2; leaving defaults unchanged.\n"))
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "d")))
+    }
+
+    @Test func arraysAndDicts() throws {
+        let t = Tool()
+        #expect(t.run("write", "d", "a", "-array", "x", "-int", "2", "-bool", "no").status == 0)
+        #expect(try t.file("d")["a"] == ["x", 2, false])
+        #expect(t.run("write", "d", "a", "-array-add", "y").status == 0)
+        #expect(try t.file("d")["a"] == ["x", 2, false, "y"])
+        #expect(t.run("write", "d", "h", "-dict", "k1", "v1", "k2", "-int", "3").status == 0)
+        #expect(t.run("write", "d", "h", "-dict-add", "k3", "v3").status == 0)
+        #expect(try t.file("d")["h"] == ["k1": "v1", "k2": 3, "k3": "v3"])
+        #expect(t.run("write", "d", "h", "-array", "-array", "x").err == "Cannot nest composite types\n")
+        #expect(t.run("write", "d", "s", "-string", "x").status == 0)
+        #expect(t.run("write", "d", "s", "-array-add", "y").status == 1)
+    }
+
+    @Test func readMissingMessages() {
+        let t = Tool()
+        #expect(t.run("read", "com.nothing") == (1, "", "Domain com.nothing does not exist\n"))
+        _ = t.run("write", "com.some", "k", "-int", "1")
+        #expect(t.run("read", "com.some", "nokey") == (1, "", "The domain/default pair of (com.some, nokey) does not exist\n"))
+    }
+
+    @Test func renameAndDelete() throws {
+        let t = Tool()
+        _ = t.run("write", "d", "old", "-string", "v")
+        _ = t.run("write", "d", "other", "-string", "w")
+        #expect(t.run("rename", "d", "old", "new").status == 0)
+        #expect(try t.file("d") == ["new": "v", "other": "w"])
+        #expect(t.run("rename", "d", "old", "x") == (1, "", "Key old does not exist in domain d; leaving defaults unchanged\n"))
+        #expect(t.run("delete", "d", "new").status == 0)
+        #expect(try t.file("d") == ["other": "w"])
+        #expect(t.run("delete", "d").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "d")))
+        #expect(t.run("delete", "d") == (1, "", "Domain (d) not found.\nDefaults have not been changed.\n"))
+    }
+
+    @Test func domainsAndGlobalAndCurrentHost() throws {
+        let t = Tool()
+        _ = t.run("write", "com.b", "k", "-int", "1")
+        _ = t.run("write", "com.a", "k", "-int", "1")
+        _ = t.run("write", "-g", "gk", "-string", "global")
+        _ = t.run("-currentHost", "write", "com.h", "hk", "-string", "host")
+        #expect(t.run("domains").out == "com.a, com.b\n")
+        #expect(try t.dir.readPlistWithFoundation(t.dir.locations.path(domain: "NSGlobalDomain")) == ["gk": "global"])
+        #expect(t.dir.locations.path(domain: "NSGlobalDomain").hasSuffix("/.GlobalPreferences.plist"))
+        #expect(t.run("read", "NSGlobalDomain", "gk").out == "global\n")
+        #expect(t.run("read", "-globalDomain", "gk").out == "global\n")
+        let byHost = t.dir.locations.path(domain: "com.h", host: .current)
+        #expect(byHost.hasSuffix("/ByHost/com.h.testhost.plist"))
+        #expect(try t.dir.readPlistWithFoundation(byHost) == ["hk": "host"])
+        #expect(t.run("-currentHost", "read", "com.h", "hk").out == "host\n")
+        #expect(t.run("read", "com.h", "hk").status == 1)
+        _ = t.run("-host", "box", "write", "com.h", "k", "-int", "1")
+        #expect(FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.h", host: .named("box"))))
+    }
+
+    @Test func containerOption() throws {
+        let t = Tool()
+        let box = t.dir.path + "/box"
+        #expect(t.run("-container", box, "write", "com.other", "k", "-string", "inside").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(box + "/com.other.plist") == ["k": "inside"])
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.other")))
+        #expect(t.run("-container", box, "read", "com.other", "k").out == "inside\n")
+        #expect(t.run("read", "com.other", "k").status == 1)
+    }
+
+    @Test func domainGivenAsPath() throws {
+        let t = Tool()
+        let path = t.dir.path + "/elsewhere/custom"
+        #expect(t.run("write", path, "k", "-string", "v").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(path + ".plist") == ["k": "v"])
+        #expect(t.run("read", path, "k").out == "v\n")
+    }
+
+    @Test func findMatchesKeysValuesAndDomains() {
+        let t = Tool()
+        _ = t.run("write", "com.one", "Needle", "-string", "x")
+        _ = t.run("write", "com.two", "k", "-array", "a", "haystack-NEEDLE")
+        _ = t.run("write", "com.three", "k", "-string", "nothing")
+        let r = t.run("find", "needle")
+        #expect(r.status == 0)
+        #expect(r.out.contains("Found 1 keys in domain 'com.one': {\n    Needle = x;\n}"))
+        #expect(r.out.contains("Found 1 keys in domain 'com.two': "))
+        #expect(!r.out.contains("com.three"))
+        #expect(t.run("find", "zzz").out == "No domain, key, nor value containing 'zzz'\n")
+    }
+
+    @Test func managedKeyIsNotWritable() throws {
+        let t = Tool()
+        try t.dir.writePlist(["locked": "admin"], to: t.dir.locations.managedPath(domain: "com.m"))
+        let r = t.run("write", "com.m", "locked", "-string", "mine")
+        #expect(r.status == 1)
+        #expect(r.err.contains("not writable"))
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.m")))
+        #expect(t.run("write", "com.m", "free", "-string", "mine").status == 0)
+    }
+
+    @Test func noArgumentsIsUsage255() {
+        let t = Tool()
+        let r = t.run([])
+        #expect(r.status == 255)
+        #expect(r.err.contains("Syntax:"))
+        #expect(t.run("help").status == 0)
+    }
+
+    @Test func readDomainDescriptionMatchesFoundationLayout() throws {
+        // Foundation's NSDictionary description (corelibs) uses the same layout as Apple for a one-key dictionary:
+        // 4-space indent, the nested container's indentation after " = ", quotes around "y z".
+        let t = Tool()
+        _ = t.run("write", "com.desc", "arr", "-array", "x", "y z", "-int", "3")
+        let r = t.run("read", "com.desc")
+        let foundation = (["arr": ["x", "y z", 3]] as NSDictionary).description
+        #expect(r.out == foundation + "\n")
+    }
+}
+
+/// The real `defaults` binary end to end (it uses PlistKit's codecs: XML now, binary when present, OpenStep for raw
+/// values).
+@Suite(.enabled(if: TestCodec.plistKitXMLWorks, "PlistKit's XML codec is not in this build"))
+struct DefaultsToolEndToEndTests {
+    @Test func writeIntThenReadPrintsFiveAsProcesses() throws {
+        let dir = TempDirectory("defaults-e2e")
+        let runner = ProcessRunner(directory: dir)
+        let w = try runner.run("defaults", ["write", "com.example.demo", "k", "-int", "5"])
+        #expect(w.status == 0, "\(w.stderr)")
+        let r = try runner.run("defaults", ["read", "com.example.demo", "k"])
+        #expect(r.stdout == "5\n", "\(r.stderr)")
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "com.example.demo")) == ["k": 5])
+    }
+
+    @Test(.enabled(if: TestCodec.openStepWorks, "PlistKit's OpenStep reader is not in this build yet"))
+    func rawPlistValuesAndDomainRep() throws {
+        let dir = TempDirectory("defaults-raw")
+        let runner = ProcessRunner(directory: dir)
+        var r = try runner.run("defaults", ["write", "d", "a", "(1, two, \"three four\")"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "d"))["a"] == ["1", "two", "three four"])
+        r = try runner.run("defaults", ["write", "d", "x", "(unclosed"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Could not parse: (unclosed.  Try single-quoting it.\n")
+        r = try runner.run("defaults", ["write", "d", "{ only = here; }"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "d")) == ["only": "here"])
+        r = try runner.run("defaults", ["write", "d", "(not, a, dict)"])
+        #expect(r.stderr == "Rep argument is not a dictionary\nDefaults have not been changed.\n")
+    }
+
+    @Test func exportAndImport() throws {
+        let dir = TempDirectory("defaults-io")
+        let runner = ProcessRunner(directory: dir)
+        _ = try runner.run("defaults", ["write", "d", "k", "-string", "v"])
+        let out = try runner.run("defaults", ["export", "d", "-"])
+        #expect(out.stdout.hasPrefix("<?xml"))
+        #expect(try FoundationCodec().decode(Array(out.stdout.utf8)) == ["k": "v"])
+        let exported = dir.path + "/exported.plist"
+        #expect(try runner.run("defaults", ["export", "d", exported]).status == 0)
+        if TestCodec.plistKitWorks { // binary export once PlistKit's binary writer is present (XML until then)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: exported)).starts(with: Array("bplist00".utf8)))
+        }
+        #expect(try runner.run("defaults", ["import", "e", exported]).status == 0)
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "e")) == ["k": "v"])
+        let xml = Data(try FoundationCodec().encode(["from": "stdin"], format: .xml))
+        #expect(try runner.run("defaults", ["import", "f", "-"], stdin: xml).status == 0)
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "f")) == ["from": "stdin"])
+    }
+
+    @Test func foundationProgramReadsWhatDefaultsWrote() throws {
+        let dir = TempDirectory("defaults-fdn")
+        let runner = ProcessRunner(directory: dir)
+        _ = try runner.run("defaults", ["write", "com.example.fdn", "greeting", "-string", "hi"])
+        let r = try runner.run("PreferencesTestHelper", ["foundation-get", "com.example.fdn", "greeting"])
+        #expect(r.stdout == "hi\n")
+    }
+}
