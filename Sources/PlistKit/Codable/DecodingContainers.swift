@@ -14,44 +14,43 @@ import FoundationEssentials
 }
 
 struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    // Only one reference-counted field: the standard library's box copies this struct on every call.
     let state: PlistDecodingState
-    let dictionary: PlistDictionary
-    let depth: Int
-    let detachedPath: [any CodingKey]?
+    let frame: Int32
+    let id: UInt32
+    let depth: Int32
 
-    var codingPath: [any CodingKey] { detachedPath ?? state.path.codingPath(depth: min(depth, state.path.depth)) }
+    private var detachedPath: [any CodingKey]? { state.keyedFrame(frame, id)?.detachedPath }
+    private var dictionary: PlistDictionary { state.keyedFrame(frame, id)?.dictionary ?? PlistDictionary() }
+
+    var codingPath: [any CodingKey] {
+        detachedPath ?? state.path.codingPath(depth: min(max(0, Int(depth)), state.path.depth))
+    }
 
     var allKeys: [Key] { dictionary.keys.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { dictionary.index(forKey: key.stringValue) != nil }
 
-    /// The value for `key`, trying the position after the previous hit first.
-    @inline(__always) private func find(_ key: Key) -> PlistValue? {
-        let k = key.stringValue
-        let h = state.keyHint
-        if h < dictionary._keys.count, exactKeyEqual(dictionary._keys[h], k) {
-            state.keyHint = h + 1
-            return dictionary._values[h]
-        }
-        guard let i = dictionary.index(forKey: k) else { return nil }
-        state.keyHint = i + 1
-        return dictionary._values[i]
+    /// The value for `key`, or nil when it is absent.
+    @inline(__always) private func find(_ key: Key) throws -> PlistValue? {
+        try state.lookup(key.stringValue, frame: frame, id: id)
     }
 
     @inline(__always) private func require(_ key: Key) throws -> PlistValue {
-        if let v = find(key) { return v }
+        if let v = try find(key) { return v }
         throw keyNotFound(key)
     }
 
     /// The value for `key`, or nil when it is absent or Foundation's `$null`.
-    @inline(__always) private func present(_ key: Key) -> PlistValue? {
-        guard let v = find(key) else { return nil }
+    @inline(__always) private func present(_ key: Key) throws -> PlistValue? {
+        guard let v = try find(key) else { return nil }
         if case .string(let s) = v, s == plistNullString { return nil }
         return v
     }
 
     private func keyNotFound(_ key: Key) -> DecodingError {
         let path = codingPath
+        let dictionary = self.dictionary
         let available = dictionary.keys.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
         let more = dictionary.count > 12 ? ", …" : ""
         return .keyNotFound(key, DecodingError.Context(
@@ -62,12 +61,14 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     @inline(__always) private func scalar<R>(_ key: Key, _ body: (PlistValue, CodingPathElement) throws -> R) throws -> R {
         let v = try require(key)
-        return try atPath(state, detachedPath) { try body(v, .key(key)) }
+        if depth < 0 { return try atPath(state, detachedPath) { try body(v, .key(key)) } }
+        return try body(v, .key(key))
     }
 
     @inline(__always) private func scalarIfPresent<R>(_ key: Key, _ body: (PlistValue, CodingPathElement) throws -> R) throws -> R? {
-        guard let v = present(key) else { return nil }
-        return try atPath(state, detachedPath) { try body(v, .key(key)) }
+        guard let v = try present(key) else { return nil }
+        if depth < 0 { return try atPath(state, detachedPath) { try body(v, .key(key)) } }
+        return try body(v, .key(key))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -92,7 +93,7 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try require(key)
-        return try state.decodeNested(type, from: v, at: .key(key), depth: depth, detachedPath: detachedPath)
+        return try state.decodeNested(type, from: v, at: .key(key), depth: Int(depth), detachedPath: depth < 0 ? detachedPath : nil)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(key) { try state.unboxBool($0, at: $1) } }
@@ -111,8 +112,8 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let v = present(key) else { return nil }
-        return try state.decodeNested(type, from: v, at: .key(key), depth: depth, detachedPath: detachedPath)
+        guard let v = try present(key) else { return nil }
+        return try state.decodeNested(type, from: v, at: .key(key), depth: Int(depth), detachedPath: depth < 0 ? detachedPath : nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -121,7 +122,7 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard case .dictionary(let d) = v else {
             throw try atPath(state, path) { state.mismatch(expected: [String: Any].self, expectedName: "a dictionary", found: v, at: nil) }
         }
-        return KeyedDecodingContainer(PlistKeyedDecodingContainer<NestedKey>(state: state, dictionary: d, depth: -1, detachedPath: path))
+        return state.keyedContainer(NestedKey.self, d, detachedPath: path)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -221,7 +222,7 @@ struct PlistUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             throw try atPath(state, path) { state.mismatch(expected: [String: Any].self, expectedName: "a dictionary", found: v, at: nil) }
         }
         currentIndex += 1
-        return KeyedDecodingContainer(PlistKeyedDecodingContainer<NestedKey>(state: state, dictionary: d, depth: -1, detachedPath: path))
+        return state.keyedContainer(NestedKey.self, d, detachedPath: path)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

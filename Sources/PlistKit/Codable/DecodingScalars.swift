@@ -3,43 +3,35 @@ import FoundationEssentials
 // Turning plist values into standard Swift types, and the errors when they do not fit.
 
 extension PlistDecodingState {
-    /// The standard types the format has a native form for (and `PlistValue`/`UID`), decoded without `init(from:)`;
-    /// nil for every other type.
-    @inline(__always) func specialDecode<T: Decodable>(
-        _ type: T.Type, from value: PlistValue, at element: CodingPathElement?
-    ) throws -> T? {
-        if T.self == String.self { return reinterpret(try unboxString(value, at: element), as: T.self) }
-        if T.self == Int.self { return reinterpret(try unboxInteger(value, Int.self, at: element), as: T.self) }
-        if T.self == Double.self { return reinterpret(try unboxFloat(value, Double.self, at: element), as: T.self) }
-        if T.self == Bool.self { return reinterpret(try unboxBool(value, at: element), as: T.self) }
-        if T.self == Date.self { return reinterpret(try unboxDate(value, at: element), as: T.self) }
-        if T.self == Data.self { return reinterpret(try unboxData(value, at: element), as: T.self) }
-        if T.self == PlistValue.self { return reinterpret(value, as: T.self) }
-        return try rareSpecialDecode(type, from: value, at: element)
-    }
-
-    private func rareSpecialDecode<T: Decodable>(
-        _ type: T.Type, from value: PlistValue, at element: CodingPathElement?
-    ) throws -> T? {
-        if T.self == Int64.self { return reinterpret(try unboxInteger(value, Int64.self, at: element), as: T.self) }
-        if T.self == UInt64.self { return reinterpret(try unboxInteger(value, UInt64.self, at: element), as: T.self) }
-        if T.self == Float.self { return reinterpret(try unboxFloat(value, Float.self, at: element), as: T.self) }
-        if T.self == URL.self { return reinterpret(try unboxURL(value, at: element), as: T.self) }
-        if T.self == UID.self { return reinterpret(try unboxUID(value, at: element), as: T.self) }
-        if T.self == Int32.self { return reinterpret(try unboxInteger(value, Int32.self, at: element), as: T.self) }
-        if T.self == UInt32.self { return reinterpret(try unboxInteger(value, UInt32.self, at: element), as: T.self) }
-        if T.self == UInt.self { return reinterpret(try unboxInteger(value, UInt.self, at: element), as: T.self) }
-        if T.self == Int16.self { return reinterpret(try unboxInteger(value, Int16.self, at: element), as: T.self) }
-        if T.self == UInt16.self { return reinterpret(try unboxInteger(value, UInt16.self, at: element), as: T.self) }
-        if T.self == Int8.self { return reinterpret(try unboxInteger(value, Int8.self, at: element), as: T.self) }
-        if T.self == UInt8.self { return reinterpret(try unboxInteger(value, UInt8.self, at: element), as: T.self) }
-        if T.self == PlistDictionary.self {
+    /// Decodes one of the standard types the format has a native form for (and `PlistValue`/`UID`) without
+    /// `init(from:)`; `kind` is `NativeType.of(T.self)` and is not `.none`.
+    func decodeNative<T>(_ kind: NativeType, from value: PlistValue, at element: CodingPathElement?) throws -> T {
+        switch kind {
+        case .string: return reinterpret(try unboxString(value, at: element), as: T.self)
+        case .int: return reinterpret(try unboxInteger(value, Int.self, at: element), as: T.self)
+        case .double: return reinterpret(try unboxFloat(value, Double.self, at: element), as: T.self)
+        case .bool: return reinterpret(try unboxBool(value, at: element), as: T.self)
+        case .date: return reinterpret(try unboxDate(value, at: element), as: T.self)
+        case .data: return reinterpret(try unboxData(value, at: element), as: T.self)
+        case .plistValue: return reinterpret(value, as: T.self)
+        case .int64: return reinterpret(try unboxInteger(value, Int64.self, at: element), as: T.self)
+        case .uint64: return reinterpret(try unboxInteger(value, UInt64.self, at: element), as: T.self)
+        case .float: return reinterpret(try unboxFloat(value, Float.self, at: element), as: T.self)
+        case .url: return reinterpret(try unboxURL(value, at: element), as: T.self)
+        case .uid: return reinterpret(try unboxUID(value, at: element), as: T.self)
+        case .int32: return reinterpret(try unboxInteger(value, Int32.self, at: element), as: T.self)
+        case .uint32: return reinterpret(try unboxInteger(value, UInt32.self, at: element), as: T.self)
+        case .uint: return reinterpret(try unboxInteger(value, UInt.self, at: element), as: T.self)
+        case .int16: return reinterpret(try unboxInteger(value, Int16.self, at: element), as: T.self)
+        case .uint16: return reinterpret(try unboxInteger(value, UInt16.self, at: element), as: T.self)
+        case .int8: return reinterpret(try unboxInteger(value, Int8.self, at: element), as: T.self)
+        case .uint8: return reinterpret(try unboxInteger(value, UInt8.self, at: element), as: T.self)
+        case .plistDictionary, .none:
             guard case .dictionary(let d) = value else {
                 throw mismatch(expected: PlistDictionary.self, expectedName: "a dictionary", found: value, at: element)
             }
             return reinterpret(d, as: T.self)
         }
-        return nil
     }
 
     // MARK: Scalars

@@ -8,9 +8,9 @@ final class PlistDecodingState: Decoder {
     let userInfo: [CodingUserInfoKey: Any]
     /// Scalars may be strings that spell a number, Boolean or date (OpenStep and `.strings` have only strings).
     let scalarsFromStrings: Bool
-    /// Where the next key lookup in the innermost keyed container starts: fields are usually read in the order they
-    /// were written, so this usually finds the key at the first probe.
-    var keyHint = 0
+    /// The dictionaries of the live keyed containers; the containers themselves are an index into this.
+    var keyedFrames: [KeyedReadFrame] = []
+    var nextFrameID: UInt32 = 0
 
     init(value: PlistValue, userInfo: [CodingUserInfoKey: Any], scalarsFromStrings: Bool, path: [any CodingKey] = []) {
         current = value
@@ -27,8 +27,7 @@ final class PlistDecodingState: Decoder {
         guard case .dictionary(let d) = current else {
             throw mismatch(expected: [String: Any].self, expectedName: "a dictionary", found: current, at: nil)
         }
-        keyHint = 0
-        return KeyedDecodingContainer(PlistKeyedDecodingContainer<Key>(state: self, dictionary: d, depth: path.depth, detachedPath: nil))
+        return keyedContainer(Key.self, d, detachedPath: nil)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -65,17 +64,56 @@ final class PlistDecodingState: Decoder {
 
     /// Decodes a `T` from `value`; `element` (if any) is pushed on the path for the duration.
     func decodeLevel<T: Decodable>(_ type: T.Type, from value: PlistValue, at element: CodingPathElement?) throws -> T {
-        if let v = try specialDecode(type, from: value, at: element) { return v }
+        let kind = NativeType.of(T.self)
+        if kind != .none { return try decodeNative(kind, from: value, at: element) }
         let savedValue = current
-        let savedHint = keyHint
+        let mark = keyedFrames.count
         current = value
         if let element { path.push(element) }
         defer {
             if element != nil { path.pop() }
             current = savedValue
-            keyHint = savedHint
+            // The containers this value's init(from:) made are finished with it.
+            if keyedFrames.count > mark { keyedFrames.removeSubrange(mark...) }
         }
         return try T(from: self)
+    }
+
+    // MARK: Keyed containers
+
+    /// A keyed container over `d`, registered as a frame of this level.
+    func keyedContainer<Key: CodingKey>(_ type: Key.Type, _ d: PlistDictionary, detachedPath: [any CodingKey]?) -> KeyedDecodingContainer<Key> {
+        nextFrameID &+= 1
+        keyedFrames.append(KeyedReadFrame(dictionary: d, detachedPath: detachedPath, hint: 0, id: nextFrameID))
+        return KeyedDecodingContainer(PlistKeyedDecodingContainer<Key>(
+            state: self, frame: Int32(keyedFrames.count - 1), id: nextFrameID, depth: detachedPath == nil ? Int32(path.depth) : -1))
+    }
+
+    /// The frame of a keyed container, or nil once the value it belongs to is finished.
+    @inline(__always) func keyedFrame(_ frame: Int32, _ id: UInt32) -> KeyedReadFrame? {
+        let f = Int(frame)
+        guard f < keyedFrames.count, keyedFrames[f].id == id else { return nil }
+        return keyedFrames[f]
+    }
+
+    /// The value for `key` in a keyed container's dictionary, probing the position after the previous hit first:
+    /// fields are usually read in the order they were written.
+    @inline(__always) func lookup(_ key: String, frame: Int32, id: UInt32) throws -> PlistValue? {
+        let f = Int(frame)
+        guard f < keyedFrames.count, keyedFrames[f].id == id else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "A keyed decoding container was used after the value it belongs to was decoded."))
+        }
+        let h = keyedFrames[f].hint
+        let keys = keyedFrames[f].dictionary._keys
+        if h < keys.count, exactKeyEqual(keys[h], key) {
+            keyedFrames[f].hint = h + 1
+            return keyedFrames[f].dictionary._values[h]
+        }
+        guard let i = keyedFrames[f].dictionary.index(forKey: key) else { return nil }
+        keyedFrames[f].hint = i + 1
+        return keyedFrames[f].dictionary._values[i]
     }
 
     /// The coding path with `element` appended, for errors.
@@ -84,4 +122,13 @@ final class PlistDecodingState: Decoder {
         if let element { p.append(element.codingKey) }
         return p
     }
+}
+
+/// A live keyed decoding container's data.
+struct KeyedReadFrame {
+    var dictionary: PlistDictionary
+    var detachedPath: [any CodingKey]?
+    /// Where the next lookup starts.
+    var hint: Int
+    let id: UInt32
 }

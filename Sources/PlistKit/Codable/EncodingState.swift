@@ -233,37 +233,36 @@ final class PlistEncodingState: Encoder {
 
     /// The plist value of the types the format has a native form for (and `PlistValue`/`UID` themselves), or nil.
     @inline(__always) static func specialValue<T: Encodable>(_ value: T) -> PlistValue? {
-        if T.self == String.self { return .string(reinterpret(value, as: String.self)) }
-        if T.self == Int.self { return .integer(PlistInteger(reinterpret(value, as: Int.self))) }
-        if T.self == Double.self { return .real(PlistReal(reinterpret(value, as: Double.self))) }
-        if T.self == Bool.self { return .bool(reinterpret(value, as: Bool.self)) }
-        if T.self == Date.self { return .date(PlistDate(reinterpret(value, as: Date.self))) }
-        if T.self == Data.self { return .data(reinterpret(value, as: Data.self)) }
-        if T.self == PlistValue.self { return reinterpret(value, as: PlistValue.self) }
-        return rareSpecialValue(value)
+        let kind = NativeType.of(T.self)
+        if kind == .none { return nil }
+        return nativeValue(value, kind)
     }
 
-    private static func rareSpecialValue<T: Encodable>(_ value: T) -> PlistValue? {
-        if T.self == Int64.self { return .integer(PlistInteger(reinterpret(value, as: Int64.self))) }
-        if T.self == UInt64.self { return .integer(PlistInteger(reinterpret(value, as: UInt64.self))) }
-        if T.self == Float.self { return .real(PlistReal(reinterpret(value, as: Float.self))) }
-        if T.self == URL.self { return .string(reinterpret(value, as: URL.self).absoluteString) }
-        if T.self == UID.self { return .uid(reinterpret(value, as: UID.self)) }
-        if T.self == Int32.self { return .integer(PlistInteger(Int64(reinterpret(value, as: Int32.self)))) }
-        if T.self == UInt32.self { return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt32.self)))) }
-        if T.self == UInt.self { return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt.self)))) }
-        if T.self == Int16.self { return .integer(PlistInteger(Int64(reinterpret(value, as: Int16.self)))) }
-        if T.self == UInt16.self { return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt16.self)))) }
-        if T.self == Int8.self { return .integer(PlistInteger(Int64(reinterpret(value, as: Int8.self)))) }
-        if T.self == UInt8.self { return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt8.self)))) }
-        if T.self == PlistDictionary.self { return .dictionary(reinterpret(value, as: PlistDictionary.self)) }
-        return nil
+    private static func nativeValue<T>(_ value: T, _ kind: NativeType) -> PlistValue {
+        switch kind {
+        case .string: return .string(reinterpret(value, as: String.self))
+        case .int: return .integer(PlistInteger(reinterpret(value, as: Int.self)))
+        case .double: return .real(PlistReal(reinterpret(value, as: Double.self)))
+        case .bool: return .bool(reinterpret(value, as: Bool.self))
+        case .date: return .date(PlistDate(reinterpret(value, as: Date.self)))
+        case .data: return .data(reinterpret(value, as: Data.self))
+        case .plistValue: return reinterpret(value, as: PlistValue.self)
+        case .int64: return .integer(PlistInteger(reinterpret(value, as: Int64.self)))
+        case .uint64: return .integer(PlistInteger(reinterpret(value, as: UInt64.self)))
+        case .float: return .real(PlistReal(reinterpret(value, as: Float.self)))
+        case .url: return .string(reinterpret(value, as: URL.self).absoluteString)
+        case .uid: return .uid(reinterpret(value, as: UID.self))
+        case .int32: return .integer(PlistInteger(Int64(reinterpret(value, as: Int32.self))))
+        case .uint32: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt32.self))))
+        case .uint: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt.self))))
+        case .int16: return .integer(PlistInteger(Int64(reinterpret(value, as: Int16.self))))
+        case .uint16: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt16.self))))
+        case .int8: return .integer(PlistInteger(Int64(reinterpret(value, as: Int8.self))))
+        case .uint8: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt8.self))))
+        case .plistDictionary: return .dictionary(reinterpret(value, as: PlistDictionary.self))
+        case .none: return .dictionary(PlistDictionary())
+        }
     }
-}
-
-/// `value` as `U`; only called after checking that `T` is `U`, so this is a plain copy without a dynamic cast.
-@inline(__always) func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
-    withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: U.self) }
 }
 
 extension PlistDictionary {
@@ -302,5 +301,18 @@ extension PlistDictionary {
 
 /// Equality by exact UTF-8 bytes (not canonical equivalence), with the cheap length test first.
 @inline(__always) func exactKeyEqual(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    let n = a.utf8.count
+    guard n == b.utf8.count else { return false }
+    let fast = a.utf8.withContiguousStorageIfAvailable { pa in
+        b.utf8.withContiguousStorageIfAvailable { pb in
+            var i = 0
+            while i < n {
+                if pa[i] != pb[i] { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+    if let fast, let equal = fast { return equal }
+    return a.utf8.elementsEqual(b.utf8)
 }
