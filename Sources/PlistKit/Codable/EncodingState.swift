@@ -18,6 +18,8 @@ struct EncodingFrame {
     /// The coding path of a container made by `nestedContainer`/`superEncoder`, which is not the encoder's current
     /// path; nil for ordinary containers, whose path is a prefix of the encoder's stack.
     var detachedPath: [any CodingKey]?
+    /// The `CodingKeys` type of a keyed container (its metadata address), so its final size can size the next one.
+    var keyType: UInt = 0
 
     init(kind: Kind, id: UInt32, parent: Int32 = -1, slot: Int32 = -1) {
         self.kind = kind
@@ -38,11 +40,17 @@ final class PlistEncodingState: Encoder {
     var nextID: UInt32 = 0
     var path = CodingPathStack()
     let userInfo: [CodingUserInfoKey: Any]
+    /// A small direct-mapped cache from a `CodingKeys` type to how many keys its last container held: reserving that
+    /// much up front saves the arrays' repeated growth (most types encode the same keys every time).
+    private var sizeCacheTypes = [UInt](repeating: 0, count: 64)
+    private var sizeCacheCounts = [Int](repeating: 0, count: 64)
 
     init(userInfo: [CodingUserInfoKey: Any]) {
         self.userInfo = userInfo
         frames.reserveCapacity(16)
     }
+
+    @inline(__always) private static func sizeSlot(_ type: UInt) -> Int { Int(truncatingIfNeeded: (type >> 4) & 63) }
 
     var codingPath: [any CodingKey] { path.codingPath(depth: path.depth) }
 
@@ -50,6 +58,16 @@ final class PlistEncodingState: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let f = levelContainer(.dictionary)
+        if frames[f].keyType == 0 {
+            let t = UInt(bitPattern: ObjectIdentifier(Key.self))
+            frames[f].keyType = t
+            let slot = Self.sizeSlot(t)
+            if sizeCacheTypes[slot] == t {
+                let n = sizeCacheCounts[slot]
+                frames[f].keys.reserveCapacity(n)
+                frames[f].values.reserveCapacity(n)
+            }
+        }
         return KeyedEncodingContainer(
             PlistKeyedEncodingContainer<Key>(state: self, frame: Int32(f), id: frames[f].id, depth: Int32(path.depth)))
     }
@@ -144,6 +162,12 @@ final class PlistEncodingState: Encoder {
             var values: [PlistValue] = []
             swap(&keys, &frames[i].keys)
             swap(&values, &frames[i].values)
+            let t = frames[i].keyType
+            if t != 0 {
+                let slot = Self.sizeSlot(t)
+                sizeCacheTypes[slot] = t
+                sizeCacheCounts[slot] = keys.count
+            }
             return .dictionary(PlistDictionary(encodedKeys: keys, values: values))
         case .single:
             return frames[i].single ?? .dictionary(PlistDictionary())
