@@ -3,13 +3,14 @@ import FoundationEssentials
 /// The `Decoder` behind `PlistDecoder`: one instance per `decode` call, reused for every nested value. It reads
 /// straight from the `PlistValue` tree; `current` is the value the type being decoded now gets.
 final class PlistDecodingState: Decoder {
-    var current: PlistValue
-    var path = CodingPathStack()
+    // Unchecked: every access is a short, non-overlapping read or write (the dynamic checks are a measurable cost).
+    @exclusivity(unchecked) var current: PlistValue
+    @exclusivity(unchecked) var path = CodingPathStack()
     let userInfo: [CodingUserInfoKey: Any]
     /// Scalars may be strings that spell a number, Boolean or date (OpenStep and `.strings` have only strings).
     let scalarsFromStrings: Bool
     /// The dictionaries of the live keyed containers; the containers themselves are an index into this.
-    var keyedFrames: [KeyedReadFrame] = []
+    @exclusivity(unchecked) var keyedFrames: [KeyedReadFrame] = []
     var nextFrameID: UInt32 = 0
 
     init(value: PlistValue, userInfo: [CodingUserInfoKey: Any], scalarsFromStrings: Bool, path: [any CodingKey] = []) {
