@@ -112,7 +112,25 @@ final class PlistDecodingState: Decoder {
             keyedFrames[f].hint = h + 1
             return keyedFrames[f].dictionary._values[h]
         }
-        guard let i = keyedFrames[f].dictionary.index(forKey: key) else { return nil }
+        let i: Int
+        if keyedFrames[f].dictionary._index == nil {
+            // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared).
+            let n = keys.count
+            var j = h < n ? h + 1 : 0
+            var found = -1
+            var probes = 0
+            while probes < n {
+                if j >= n { j = 0 }
+                if exactKeyEqual(keys[j], key) { found = j; break }
+                j += 1
+                probes += 1
+            }
+            guard found >= 0 else { return nil }
+            i = found
+        } else {
+            guard let k = keyedFrames[f].dictionary.index(forKey: key) else { return nil }
+            i = k
+        }
         keyedFrames[f].hint = i + 1
         return keyedFrames[f].dictionary._values[i]
     }

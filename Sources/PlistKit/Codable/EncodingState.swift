@@ -18,8 +18,13 @@ struct EncodingFrame {
     /// The coding path of a container made by `nestedContainer`/`superEncoder`, which is not the encoder's current
     /// path; nil for ordinary containers, whose path is a prefix of the encoder's stack.
     var detachedPath: [any CodingKey]?
-    /// The `CodingKeys` type of a keyed container (its metadata address), so its final size can size the next one.
+    /// The `CodingKeys` type of a keyed container (its metadata address), so its keys can be shared with the next.
     var keyType: UInt = 0
+    /// The keys the previous container of `keyType` ended with. While the keys encoded match it, `keys` stays empty
+    /// and `matched` counts them; the finished dictionary then shares the template's arrays (no allocation, no
+    /// duplicate check). -1: the keys diverged (or there is no template) and `keys` holds them.
+    var template = KeyTemplate()
+    var matched: Int32 = -1
 
     init(kind: Kind, id: UInt32, parent: Int32 = -1, slot: Int32 = -1) {
         self.kind = kind
@@ -44,7 +49,7 @@ final class PlistEncodingState: Encoder {
     /// A small direct-mapped cache from a `CodingKeys` type to how many keys its last container held: reserving that
     /// much up front saves the arrays' repeated growth (most types encode the same keys every time).
     private var sizeCacheTypes = [UInt](repeating: 0, count: 64)
-    private var sizeCacheCounts = [Int](repeating: 0, count: 64)
+    private var sizeCacheTemplates = [KeyTemplate](repeating: KeyTemplate(), count: 64)
 
     init(userInfo: [CodingUserInfoKey: Any]) {
         self.userInfo = userInfo
@@ -59,14 +64,15 @@ final class PlistEncodingState: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let f = levelContainer(.dictionary)
-        if frames[f].keyType == 0 {
+        if frames[f].keyType == 0 && frames[f].values.isEmpty {
             let t = UInt(bitPattern: ObjectIdentifier(Key.self))
             frames[f].keyType = t
             let slot = Self.sizeSlot(t)
             if sizeCacheTypes[slot] == t {
-                let n = sizeCacheCounts[slot]
-                frames[f].keys.reserveCapacity(n)
-                frames[f].values.reserveCapacity(n)
+                let template = sizeCacheTemplates[slot]
+                frames[f].values.reserveCapacity(template.keys.count)
+                frames[f].template = template
+                frames[f].matched = 0
             }
         }
         return KeyedEncodingContainer(
@@ -159,17 +165,28 @@ final class PlistEncodingState: Encoder {
             swap(&values, &frames[i].values)
             return .array(values)
         case .dictionary:
-            var keys: [String] = []
             var values: [PlistValue] = []
-            swap(&keys, &frames[i].keys)
             swap(&values, &frames[i].values)
+            let matched = Int(frames[i].matched)
+            if matched >= 0 {
+                let template = frames[i].template
+                if matched == template.keys.count {
+                    return .dictionary(PlistDictionary(uniqueKeys: template.keys, values: values, index: template.index))
+                }
+                // A prefix of unique keys is unique.
+                return .dictionary(PlistDictionary(uniqueKeys: Array(template.keys[..<matched]), values: values, index: nil))
+            }
+            var keys: [String] = []
+            swap(&keys, &frames[i].keys)
+            let d = PlistDictionary(encodedKeys: keys, values: values)
             let t = frames[i].keyType
-            if t != 0 {
+            if t != 0 && d.count == keys.count {
+                // No duplicates: these keys are the template for the next container of this type.
                 let slot = Self.sizeSlot(t)
                 sizeCacheTypes[slot] = t
-                sizeCacheCounts[slot] = keys.count
+                sizeCacheTemplates[slot] = KeyTemplate(keys: d._keys, index: d._index)
             }
-            return .dictionary(PlistDictionary(encodedKeys: keys, values: values))
+            return .dictionary(d)
         case .single:
             return frames[i].single ?? .dictionary(PlistDictionary())
         case .unset:
@@ -204,8 +221,22 @@ final class PlistEncodingState: Encoder {
     @inline(__always) func append(_ v: PlistValue, key: String, frame: Int32, id: UInt32) throws {
         try checkFrame(frame, id, v)
         let f = Int(frame)
-        frames[f].keys.append(key)
+        appendKey(key, f)
         frames[f].values.append(v)
+    }
+
+    /// Records `key` for frame `f`: as one more match of its template, or in its own key array.
+    @inline(__always) private func appendKey(_ key: String, _ f: Int) {
+        let m = Int(frames[f].matched)
+        if m >= 0 {
+            if m < frames[f].template.keys.count && exactKeyEqual(frames[f].template.keys[m], key) {
+                frames[f].matched = Int32(m + 1)
+                return
+            }
+            frames[f].keys = Array(frames[f].template.keys[..<m])
+            frames[f].matched = -1
+        }
+        frames[f].keys.append(key)
     }
 
     @inline(__always) func append(_ v: PlistValue, frame: Int32, id: UInt32) throws {
@@ -247,7 +278,7 @@ final class PlistEncodingState: Encoder {
             frames[c].detachedPath = childPath
             return (Int32(c), frames[c].id)
         }
-        if let key { frames[f].keys.append(key) }
+        if let key { appendKey(key, f) }
         frames[f].values.append(.bool(false))
         let c = newFrame(kind, parent: frame, slot: Int32(frames[f].values.count - 1))
         frames[c].detachedPath = childPath
@@ -290,7 +321,29 @@ final class PlistEncodingState: Encoder {
     }
 }
 
+/// Keys known to be unique, with the lookup index a dictionary of that many keys needs.
+struct KeyTemplate {
+    var keys: [String] = []
+    var index: [ExactKey: Int]?
+}
+
 extension PlistDictionary {
+    /// A dictionary over keys already known to be unique (and their index, when the size calls for one).
+    init(uniqueKeys keys: [String], values: [PlistValue], index: [ExactKey: Int]?) {
+        self.init()
+        _keys = keys
+        _values = values
+        if keys.count > Self.indexThreshold {
+            if let index, index.count == keys.count {
+                _index = index
+            } else {
+                var built = [ExactKey: Int](minimumCapacity: keys.count * 2)
+                for (i, k) in keys.enumerated() { built[ExactKey(k)] = i }
+                _index = built
+            }
+        }
+    }
+
     /// A dictionary from the parallel arrays an encoding container collected. A key encoded twice keeps its first
     /// position and its last value, as Foundation's encoder does.
     init(encodedKeys keys: [String], values: [PlistValue]) {
@@ -326,11 +379,16 @@ extension PlistDictionary {
 
 /// Equality by exact UTF-8 bytes (not canonical equivalence), with the cheap length test first.
 @inline(__always) func exactKeyEqual(_ a: String, _ b: String) -> Bool {
-    let n = a.utf8.count
-    guard n == b.utf8.count else { return false }
-    let fast = a.utf8.withContiguousStorageIfAvailable { pa in
-        b.utf8.withContiguousStorageIfAvailable { pb in
+    // The same representation (a literal compared with itself, equal small strings) is the same bytes.
+    if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
+    guard a.utf8.count == b.utf8.count else { return false }
+    // withUTF8 gives small strings a stack copy and native ones their storage: no per-byte iterator.
+    var a = a
+    var b = b
+    return a.withUTF8 { pa in
+        b.withUTF8 { pb in
             var i = 0
+            let n = pa.count
             while i < n {
                 if pa[i] != pb[i] { return false }
                 i += 1
@@ -338,6 +396,4 @@ extension PlistDictionary {
             return true
         }
     }
-    if let fast, let equal = fast { return equal }
-    return a.utf8.elementsEqual(b.utf8)
 }

@@ -31,6 +31,25 @@ import Testing
         #expect(try PlistEncoder().encodeToValue(hand) == (try foundationTree(hand, format)))
     }
 
+    /// Records of one type whose optional keys come and go (the encoder shares key arrays between containers of a
+    /// type while their keys match, and must notice when they do not).
+    @Test func varyingKeysAcrossRecordsOfOneType() throws {
+        struct Sparse: Codable, Equatable { var a: Int?; var b: String?; var c: [Int]?; var d: Bool }
+        var records: [Sparse] = []
+        for i in 0..<40 {
+            records.append(Sparse(a: i % 2 == 0 ? i : nil, b: i % 3 == 0 ? "b\(i)" : nil, c: i % 5 == 0 ? [i] : nil, d: i % 7 == 0))
+        }
+        var rich: [Rich] = (0..<4).map { Rich.sample($0) }
+        rich[1].nestedOptional = Address(street: "n", zip: 2, tags: [])
+        rich[2].present = nil
+        let ours = try PlistEncoder().encodeToValue(records)
+        #expect(ours == (try foundationTree(records, .binary)))
+        #expect(try PlistDecoder().decode([Sparse].self, fromValue: ours) == records)
+        let oursRich = try PlistEncoder().encodeToValue(rich)
+        #expect(oursRich == (try foundationTree(rich, .binary)))
+        #expect(try PlistDecoder().decode([Rich].self, fromValue: oursRich) == rich)
+    }
+
     @Test(arguments: formats)
     func foundationEncodedTreesDecode(_ format: PropertyListSerialization.PropertyListFormat) throws {
         for seed in 0..<3 {
