@@ -1,6 +1,470 @@
-/// Placeholder until the JSONReader lands.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads JSON (RFC 8259, strictly) into a property-list value, with `plutil`'s typing rules.
+///
+/// - Input must be UTF-8 (a leading byte-order mark is skipped); invalid UTF-8 is an `.encoding` error at its offset.
+/// - Numbers without a fraction or exponent that fit −2^63 … 2^64−1 become integers (`-0` is the integer 0, as in
+///   `JSONSerialization`); every other number becomes a real; a number beyond the range of `Double` is an error.
+/// - `null` has no property-list form: an `.invalidValue` error.
+/// - Any value may be the root (RFC 8259); Apple `plutil` accepts only an array or an object there.
+/// - Nesting is capped by `options.maxDepth`, values by `options.maxObjectCount`; duplicate keys follow
+///   `options.duplicateKeys` (last wins by default, as `JSONSerialization`).
+/// - Errors carry the byte offset and line:column.
 enum JSONReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        throw PlistError(.unsupportedFormat, "reading this format is not implemented yet")
+        do {
+            var parser = JSONParser(bytes, options: options)
+            return try parser.document()
+        } catch let e as PlistError {
+            throw e.located(in: bytes)
+        }
+    }
+}
+
+/// A recursive-descent parser over raw bytes.
+struct JSONParser {
+    let b: UnsafeRawBufferPointer
+    let n: Int
+    var i = 0
+    let maxDepth: Int
+    let maxObjects: Int
+    let duplicateKeys: DuplicateKeyPolicy
+    var objects = 0
+    /// Scratch for strings with escapes.
+    var scratch: [UInt8] = []
+
+    init(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) {
+        b = bytes
+        n = bytes.count
+        maxDepth = options.maxDepth
+        maxObjects = options.maxObjectCount
+        duplicateKeys = options.duplicateKeys
+    }
+
+    func error(_ kind: PlistError.Kind, _ message: String, at offset: Int) -> PlistError {
+        PlistError(kind, message, format: .json, offset: offset)
+    }
+
+    /// A readable name for the byte at `at` (or the end of input).
+    func describe(_ at: Int) -> String {
+        guard at < n else { return "end of input" }
+        let c = b[at]
+        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return "byte 0x\(String(c, radix: 16, uppercase: true))"
+    }
+
+    mutating func document() throws -> PlistValue {
+        if n >= 2 && ((b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE)) || n >= 1 && b[0] == 0 {
+            throw error(.encoding, "JSON must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32", at: 0)
+        }
+        if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
+        skipSpace()
+        guard i < n else { throw error(.truncated, "the document is empty", at: i) }
+        let v = try value(depth: 0)
+        skipSpace()
+        guard i >= n else { throw error(.syntax, "unexpected \(describe(i)) after the top-level value", at: i) }
+        return v
+    }
+
+    @inline(__always) mutating func skipSpace() {
+        while i < n {
+            let c = b[i]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            i += 1
+        }
+    }
+
+    mutating func count() throws {
+        objects += 1
+        if objects > maxObjects {
+            throw error(.countLimit, "more than \(maxObjects) values (the read options' maxObjectCount)", at: i)
+        }
+    }
+
+    mutating func value(depth: Int) throws -> PlistValue {
+        guard i < n else { throw error(.truncated, "a value is missing at the end of input", at: i) }
+        try count()
+        switch b[i] {
+        case 0x7B: return try object(depth: depth)
+        case 0x5B: return try array(depth: depth)
+        case 0x22: return .string(try string())
+        case 0x74:
+            try literal("true")
+            return .bool(true)
+        case 0x66:
+            try literal("false")
+            return .bool(false)
+        case 0x6E:
+            let at = i
+            try literal("null")
+            throw error(.invalidValue, "null has no property-list form", at: at)
+        case 0x2D, 0x30...0x39:
+            return try number()
+        default:
+            throw error(.syntax, "unexpected \(describe(i)); expected a value", at: i)
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws {
+        let start = i
+        let len = word.utf8CodeUnitCount
+        let w = word.utf8Start
+        for k in 0..<len {
+            guard start + k < n else { throw error(.truncated, "input ends inside '\(word)'", at: start + k) }
+            guard b[start + k] == w[k] else { throw error(.syntax, "unexpected \(describe(start + k)); expected '\(word)'", at: start + k) }
+        }
+        i = start + len
+    }
+
+    mutating func array(depth: Int) throws -> PlistValue {
+        guard depth < maxDepth else { throw error(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", at: i) }
+        i += 1
+        var elements: [PlistValue] = []
+        skipSpace()
+        if i < n && b[i] == 0x5D {
+            i += 1
+            return .array(elements)
+        }
+        while true {
+            skipSpace()
+            do {
+                elements.append(try value(depth: depth + 1))
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [String(elements.count)] + (e.keyPath?.components ?? []))
+                throw e
+            }
+            skipSpace()
+            guard i < n else { throw error(.truncated, "input ends inside an array", at: i) }
+            if b[i] == 0x2C {
+                i += 1
+                continue
+            }
+            if b[i] == 0x5D {
+                i += 1
+                return .array(elements)
+            }
+            throw error(.syntax, "unexpected \(describe(i)) in an array; expected ',' or ']'", at: i)
+        }
+    }
+
+    mutating func object(depth: Int) throws -> PlistValue {
+        guard depth < maxDepth else { throw error(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", at: i) }
+        i += 1
+        var dict = PlistDictionary()
+        skipSpace()
+        if i < n && b[i] == 0x7D {
+            i += 1
+            return .dictionary(dict)
+        }
+        while true {
+            skipSpace()
+            guard i < n else { throw error(.truncated, "input ends inside an object", at: i) }
+            guard b[i] == 0x22 else { throw error(.syntax, "unexpected \(describe(i)); expected a string key", at: i) }
+            let keyAt = i
+            let key = try string()
+            skipSpace()
+            guard i < n else { throw error(.truncated, "input ends after an object key", at: i) }
+            guard b[i] == 0x3A else { throw error(.syntax, "unexpected \(describe(i)); expected ':' after a key", at: i) }
+            i += 1
+            skipSpace()
+            let v: PlistValue
+            do {
+                v = try value(depth: depth + 1)
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
+                throw e
+            }
+            if let existing = Self.position(of: key, in: dict) {
+                switch duplicateKeys {
+                case .lastWins: dict._values[existing] = v
+                case .firstWins: break
+                case .reject:
+                    var e = error(.duplicateKey, "the key \"\(key)\" appears twice in one object", at: keyAt)
+                    e.keyPath = KeyPath(components: [key])
+                    throw e
+                }
+            } else {
+                dict.appendNew(key, v)
+            }
+            skipSpace()
+            guard i < n else { throw error(.truncated, "input ends inside an object", at: i) }
+            if b[i] == 0x2C {
+                i += 1
+                continue
+            }
+            if b[i] == 0x7D {
+                i += 1
+                return .dictionary(dict)
+            }
+            throw error(.syntax, "unexpected \(describe(i)) in an object; expected ',' or '}'", at: i)
+        }
+    }
+
+    /// Where `key` already is in `dict` (exact bytes): a length-and-memcmp scan for small dictionaries, the
+    /// dictionary's hash index for large ones.
+    @inline(__always)
+    static func position(of key: String, in dict: PlistDictionary) -> Int? {
+        if dict._index != nil { return dict.index(forKey: key) }
+        let keys = dict._keys
+        if keys.isEmpty { return nil }
+        let found = key.utf8.withContiguousStorageIfAvailable { kb -> Int? in
+            let count = kb.count
+            for (i, k) in keys.enumerated() where k.utf8.count == count {
+                let same = k.utf8.withContiguousStorageIfAvailable { other in
+                    count == 0 || memcmp(other.baseAddress!, kb.baseAddress!, count) == 0
+                }
+                if same ?? k.utf8.elementsEqual(kb) { return i }
+            }
+            return nil
+        }
+        if let found { return found }
+        return dict.index(forKey: key)
+    }
+
+    // MARK: Strings
+
+    /// A string literal starting at the opening quote.
+    mutating func string() throws -> String {
+        let open = i
+        i += 1
+        let start = i
+        var ascii = true
+        // Fast scan: most strings have no escapes.
+        while i < n {
+            if i + 8 <= n {
+                let word = (b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                if !SWAR.hasJSONSpecial(word, slash: false) {
+                    if word & SWAR.high != 0 { ascii = false }
+                    i += 8
+                    continue
+                }
+            }
+            let c = b[i]
+            if c == 0x22 {
+                let run = UnsafeRawBufferPointer(rebasing: b[start..<i])
+                i += 1
+                return try makeString(run, ascii: ascii, offset: start)
+            }
+            if c == 0x5C { break }
+            if c < 0x20 { throw error(.syntax, "a control character (\(describe(i))) must be escaped inside a string", at: i) }
+            if c >= 0x80 { ascii = false }
+            i += 1
+        }
+        guard i < n else { throw error(.truncated, "input ends inside a string that starts here", at: open) }
+        // Slow path: copy the run so far, then decode escapes.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[start..<i]))
+        while i < n {
+            let c = b[i]
+            if c == 0x22 {
+                i += 1
+                let s = scratch
+                return try s.withUnsafeBytes { try makeString($0, ascii: ascii, offset: start, fromEscapes: true) }
+            }
+            if c == 0x5C {
+                try escape()
+                continue
+            }
+            if c < 0x20 { throw error(.syntax, "a control character (\(describe(i))) must be escaped inside a string", at: i) }
+            if c >= 0x80 { ascii = false }
+            scratch.append(c)
+            i += 1
+        }
+        throw error(.truncated, "input ends inside a string that starts here", at: open)
+    }
+
+    /// Decodes one escape at `i` (the backslash) into `scratch`.
+    mutating func escape() throws {
+        let at = i
+        guard i + 1 < n else { throw error(.truncated, "input ends inside an escape", at: at) }
+        let c = b[i + 1]
+        i += 2
+        switch c {
+        case 0x22: scratch.append(0x22)
+        case 0x5C: scratch.append(0x5C)
+        case 0x2F: scratch.append(0x2F)
+        case 0x62: scratch.append(0x08)
+        case 0x66: scratch.append(0x0C)
+        case 0x6E: scratch.append(0x0A)
+        case 0x72: scratch.append(0x0D)
+        case 0x74: scratch.append(0x09)
+        case 0x75:
+            var scalar = try hex4()
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                guard i + 1 < n, b[i] == 0x5C, b[i + 1] == 0x75 else {
+                    throw error(.encoding, "a \\u escape of a high surrogate must be followed by a low surrogate", at: at)
+                }
+                i += 2
+                let low = try hex4()
+                guard low >= 0xDC00 && low < 0xE000 else {
+                    throw error(.encoding, "a high surrogate escape is followed by a \\u escape that is not a low surrogate", at: at)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                throw error(.encoding, "a \\u escape of a lone low surrogate", at: at)
+            }
+            appendUTF8(scalar)
+        default:
+            throw error(.syntax, "invalid escape: a backslash followed by \(describe(at + 1))", at: at)
+        }
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        guard i + 4 <= n else { throw error(.truncated, "input ends inside a \\u escape", at: i) }
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = b[i + k]
+            let d: UInt8
+            switch c {
+            case 0x30...0x39: d = c - 0x30
+            case 0x41...0x46: d = c - 0x41 + 10
+            case 0x61...0x66: d = c - 0x61 + 10
+            default: throw error(.syntax, "a \\u escape needs four hex digits, not \(describe(i + k))", at: i + k)
+            }
+            v = v << 4 | UInt32(d)
+        }
+        i += 4
+        return v
+    }
+
+    mutating func appendUTF8(_ s: UInt32) {
+        if s < 0x80 {
+            scratch.append(UInt8(s))
+        } else if s < 0x800 {
+            scratch.append(UInt8(0xC0 | s >> 6))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        } else if s < 0x10000 {
+            scratch.append(UInt8(0xE0 | s >> 12))
+            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        } else {
+            scratch.append(UInt8(0xF0 | s >> 18))
+            scratch.append(UInt8(0x80 | s >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        }
+    }
+
+    /// A `String` from UTF-8 bytes, validating them; `offset` is where `bytes` starts in the input (for errors).
+    func makeString(_ bytes: UnsafeRawBufferPointer, ascii: Bool, offset: Int, fromEscapes: Bool = false) throws -> String {
+        let u = bytes.assumingMemoryBound(to: UInt8.self)
+        if ascii { return String(decoding: u, as: UTF8.self) }
+        if let s = String(validating: u, as: UTF8.self) { return s }
+        // Find the first invalid sequence to report its offset. With escapes decoded, offsets inside the scratch
+        // copy no longer match the input, so search the input from the string's start instead.
+        let bad = UTF8Validation.firstInvalidOffset(fromEscapes ? UnsafeRawBufferPointer(rebasing: b[offset..<n]) : bytes) ?? 0
+        throw error(.encoding, "invalid UTF-8 in a string", at: offset + bad)
+    }
+
+    // MARK: Numbers
+
+    private static let exactPowers: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
+
+    mutating func number() throws -> PlistValue {
+        let start = i
+        var negative = false
+        if b[i] == 0x2D {
+            negative = true
+            i += 1
+        }
+        guard i < n else { throw error(.truncated, "input ends inside a number", at: i) }
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { throw error(.syntax, "a '-' must be followed by a digit, not \(describe(i))", at: i) }
+        // Integer part: 0 or [1-9][0-9]*.
+        var magnitude: UInt64 = 0
+        var overflow = false
+        var significant = 0  // digits accumulated into `mantissa` (for the exact fast path)
+        var mantissa: UInt64 = 0
+        var dropped = false  // a nonzero digit was not accumulated
+        if b[i] == 0x30 {
+            i += 1
+            if i < n && b[i] >= 0x30 && b[i] <= 0x39 { throw error(.syntax, "a number cannot have a leading zero", at: start) }
+        } else {
+            while i < n && b[i] >= 0x30 && b[i] <= 0x39 {
+                let d = UInt64(b[i] - 0x30)
+                let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (m2, o2) = m1.addingReportingOverflow(d)
+                if o1 || o2 { overflow = true } else { magnitude = m2 }
+                i += 1
+            }
+        }
+        var isInteger = true
+        if i < n && b[i] == 0x2E {
+            isInteger = false
+            i += 1
+            guard i < n && b[i] >= 0x30 && b[i] <= 0x39 else {
+                throw error(i < n ? .syntax : .truncated, "a '.' in a number must be followed by a digit", at: i)
+            }
+            while i < n && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        }
+        if i < n && (b[i] == 0x65 || b[i] == 0x45) {
+            isInteger = false
+            i += 1
+            if i < n && (b[i] == 0x2B || b[i] == 0x2D) { i += 1 }
+            guard i < n && b[i] >= 0x30 && b[i] <= 0x39 else {
+                throw error(i < n ? .syntax : .truncated, "an exponent in a number needs digits", at: i)
+            }
+            while i < n && b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        }
+        if isInteger && !overflow, let v = PlistInteger(negative: negative, magnitude: magnitude) {
+            return .integer(v)
+        }
+        // Exact fast path (Clinger): at most 15 significant digits and a power of ten up to 10^22.
+        var exponent = 0
+        var k = negative ? start + 1 : start
+        var fraction = false
+        var expStart = -1
+        while k < i {
+            let c = b[k]
+            if c == 0x2E {
+                fraction = true
+            } else if c == 0x65 || c == 0x45 {
+                expStart = k + 1
+                break
+            } else {
+                let d = UInt64(c - 0x30)
+                if significant < 15 {
+                    if mantissa != 0 || d != 0 { significant += 1 }
+                    mantissa = mantissa * 10 + d
+                    if fraction { exponent -= 1 }
+                } else {
+                    if d != 0 { dropped = true }
+                    if !fraction { exponent += 1 }
+                }
+            }
+            k += 1
+        }
+        if expStart >= 0 {
+            var e = 0
+            var eNeg = false
+            var j = expStart
+            if b[j] == 0x2B || b[j] == 0x2D {
+                eNeg = b[j] == 0x2D
+                j += 1
+            }
+            while j < i {
+                if e < 100_000 { e = e * 10 + Int(b[j] - 0x30) }
+                j += 1
+            }
+            exponent += eNeg ? -e : e
+        }
+        if !dropped && mantissa < (1 << 53) && exponent >= -22 && exponent <= 22 {
+            var d = Double(mantissa)
+            d = exponent < 0 ? d / Self.exactPowers[-exponent] : d * Self.exactPowers[exponent]
+            return .real(PlistReal(negative ? -d : d))
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else {
+            throw error(.invalidValue, "the number \(text) is outside the range of a double", at: start)
+        }
+        return .real(PlistReal(d))
     }
 }

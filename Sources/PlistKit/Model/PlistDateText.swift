@@ -27,6 +27,18 @@ public enum PlistDateText {
         return era * 146_097 + doe - 719_468 + (day - 1)
     }
 
+    /// Proleptic Gregorian leap years (year 0 is a leap year).
+    static func isLeap(_ year: Int64) -> Bool {
+        year.floorMod(4) == 0 && (year.floorMod(100) != 0 || year.floorMod(400) == 0)
+    }
+
+    /// CF's days-before-month table: months 2…13 as usual (13 = a whole year), anything else 0.
+    static func cfDaysBeforeMonth(_ month: Int64, leap: Bool) -> Int64 {
+        let table: [Int64] = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
+        guard month >= 0, month < Int64(table.count) else { return 0 }
+        return table[Int(month)] + (month > 2 && leap ? 1 : 0)
+    }
+
     /// The civil date of a day count since 1970-01-01.
     static func civilFromDays(_ z0: Int64) -> (Int64, Int, Int) {
         let z = z0 + 719_468
@@ -54,8 +66,12 @@ public enum PlistDateText {
 
     /// The date for (possibly out-of-range) fields, normalised the way Core Foundation does
     /// (`2024-02-30T25:61:61Z` is 2024-03-02T02:02:01Z).
+    ///
+    /// Days, hours, minutes and seconds carry over linearly. Months follow CF's `CFGregorianDateGetAbsoluteTime`,
+    /// which looks the month up in a table of days before it: month 13 is January of the next year, while month 0
+    /// and months 14 and above count as January of the same year (measured against Foundation on Linux).
     public static func date(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> PlistDate {
-        let days = daysFromCivil(year, month, day)
+        let days = daysFromCivil(year, 1, 1) + cfDaysBeforeMonth(month, leap: isLeap(year)) + (day - 1)
         let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) - Double(unixToReference)
         return PlistDate(secondsSinceReferenceDate: seconds)
     }

@@ -1,6 +1,244 @@
-/// Placeholder until the XMLWriter lands.
+import FoundationEssentials
+
+/// Writes Apple XML property lists byte-for-byte as Core Foundation does (`PropertyListSerialization` with
+/// `.xml`, Apple `plutil -convert xml1`): the same prolog, one tab per level, `<array/>`/`<dict/>` for empty
+/// collections, keys in UTF-16 code-unit order, only `<`, `>` and `&` escaped, `%.17g` reals, and base64 lines
+/// whose width shrinks with depth.
+///
+/// Deliberate differences from Core Foundation: a date that is NaN, infinite or more than about 285 million years
+/// from 2001 is an `.unrepresentable` error (Core Foundation writes a garbled date it cannot read back), and nesting
+/// deeper than `options.maxDepth` is a `.depthLimit` error.
 enum XMLWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
-        throw PlistError(.unsupportedFormat, "writing this format is not implemented yet")
+        var emitter = XMLEmitter(sortKeys: options.sortKeys, maxDepth: options.maxDepth)
+        emitter.out.append(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """)
+        try emitter.value(value, depth: 0)
+        emitter.out.append("</plist>\n")
+        return emitter.out.bytes
+    }
+}
+
+/// The recursive part of `XMLWriter`, holding the output buffer.
+struct XMLEmitter {
+    var out = ByteWriter(capacity: 1 << 16)
+    let sortKeys: Bool
+    let maxDepth: Int
+
+    init(sortKeys: Bool, maxDepth: Int) {
+        self.sortKeys = sortKeys
+        self.maxDepth = maxDepth
+    }
+
+    /// Writes one element (with its indentation and final newline) at nesting level `depth`.
+    mutating func value(_ v: PlistValue, depth: Int) throws {
+        out.appendTabs(depth)
+        switch v {
+        case .string(let s):
+            out.append("<string>")
+            escaped(s)
+            out.append("</string>\n")
+        case .integer(let i):
+            out.append("<integer>")
+            out.appendDecimal(i)
+            out.append("</integer>\n")
+        case .real(let r):
+            out.append("<real>")
+            real(r.value)
+            out.append("</real>\n")
+        case .bool(let b):
+            if b { out.append("<true/>\n") } else { out.append("<false/>\n") }
+        case .date(let d):
+            try date(d)
+        case .data(let d):
+            data(d, depth: depth)
+        case .array(let a):
+            guard depth < maxDepth else { throw depthError() }
+            if a.isEmpty {
+                out.append("<array/>\n")
+                return
+            }
+            out.append("<array>\n")
+            for (i, element) in a.enumerated() {
+                do {
+                    try value(element, depth: depth + 1)
+                } catch var e as PlistError {
+                    e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
+                    throw e
+                }
+            }
+            out.appendTabs(depth)
+            out.append("</array>\n")
+        case .dictionary(let d):
+            guard depth < maxDepth else { throw depthError() }
+            if d.isEmpty {
+                out.append("<dict/>\n")
+                return
+            }
+            out.append("<dict>\n")
+            let keys = d._keys
+            let values = d._values
+            try KeySorting.withOrder(keys, sorted: sortKeys) { order in
+                for i in order {
+                    out.appendTabs(depth + 1)
+                    out.append("<key>")
+                    escaped(keys[i])
+                    out.append("</key>\n")
+                    do {
+                        try value(values[i], depth: depth + 1)
+                    } catch var e as PlistError {
+                        e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
+                        throw e
+                    }
+                }
+            }
+            out.appendTabs(depth)
+            out.append("</dict>\n")
+        case .uid(let u):
+            out.append("<dict>\n")
+            out.appendTabs(depth + 1)
+            out.append("<key>CF$UID</key>\n")
+            out.appendTabs(depth + 1)
+            out.append("<integer>")
+            out.appendDecimal(u.value)
+            out.append("</integer>\n")
+            out.appendTabs(depth)
+            out.append("</dict>\n")
+        }
+    }
+
+    private func depthError() -> PlistError {
+        PlistError(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", format: .xml)
+    }
+
+    /// The string's UTF-8 with `<`, `>` and `&` replaced by entities (Core Foundation escapes nothing else:
+    /// quotes, control characters and NUL are written as they are).
+    @inline(__always)
+    private mutating func escaped(_ s: String) {
+        if let done = s.utf8.withContiguousStorageIfAvailable({ buf -> Bool in
+            escaped(buf)
+            return true
+        }), done {
+            return
+        }
+        var copy = s
+        copy.withUTF8 { escaped($0) }
+    }
+
+    @inline(__always)
+    private mutating func escaped(_ buf: UnsafeBufferPointer<UInt8>) {
+        let n = buf.count
+        var start = 0
+        var i = 0
+        while i < n {
+            if i + 8 <= n {
+                let word = UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                if !(SWAR.hasByte(word, 0x26) || SWAR.hasByte(word, 0x3C) || SWAR.hasByte(word, 0x3E)) {
+                    i += 8
+                    continue
+                }
+            }
+            let c = buf[i]
+            // '&' 0x26, '<' 0x3C, '>' 0x3E: one comparison rules out most bytes.
+            if c <= 0x3E && (c == 0x26 || c == 0x3C || c == 0x3E) {
+                if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }
+                switch c {
+                case 0x26: out.append("&amp;")
+                case 0x3C: out.append("&lt;")
+                default: out.append("&gt;")
+                }
+                start = i + 1
+            }
+            i += 1
+        }
+        if n > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n])) }
+    }
+
+    /// Core Foundation's real text: `nan`, `+infinity`, `-infinity`, `0.0` for both zeros, else `%.17g`.
+    @inline(__always)
+    private mutating func real(_ v: Double) {
+        if v.isNaN {
+            out.append("nan")
+        } else if v.isInfinite {
+            if v < 0 { out.append("-infinity") } else { out.append("+infinity") }
+        } else if v == 0 {
+            out.append("0.0")
+        } else {
+            out.appendG17(v)
+        }
+    }
+
+    /// `<date>YYYY-MM-DDTHH:MM:SSZ</date>`, seconds rounded down, years below 1000 zero-padded and negative years
+    /// as `-001`, as Core Foundation's `%04d-%02d-%02dT%02d:%02d:%02dZ` prints them.
+    private mutating func date(_ d: PlistDate) throws {
+        guard let c = PlistDateText.components(d) else {
+            throw PlistError(
+                .unrepresentable, "the date \(d.secondsSinceReferenceDate) has no XML form (it must be finite and within about 285 million years of 2001)",
+                format: .xml)
+        }
+        out.append("<date>")
+        out.append(maxCount: 48) { p in
+            var n = 0
+            if c.year < 0 {
+                p[0] = 0x2D
+                n = 1
+                let y = UInt64(-c.year)
+                if y < 100 { p[n] = 0x30; n += 1 }
+                if y < 10 { p[n] = 0x30; n += 1 }
+                n += NumberFormatting.writeDecimal(y, negative: false, into: p + n)
+            } else {
+                let y = UInt64(c.year)
+                if y < 1000 { p[n] = 0x30; n += 1 }
+                if y < 100 { p[n] = 0x30; n += 1 }
+                if y < 10 { p[n] = 0x30; n += 1 }
+                n += NumberFormatting.writeDecimal(y, negative: false, into: p + n)
+            }
+            @inline(__always) func two(_ v: Int, _ sep: UInt8) {
+                p[n] = sep
+                p[n + 1] = UInt8(0x30 + v / 10)
+                p[n + 2] = UInt8(0x30 + v % 10)
+                n += 3
+            }
+            two(c.month, 0x2D)
+            two(c.day, 0x2D)
+            two(c.hour, 0x54)
+            two(c.minute, 0x3A)
+            two(c.second, 0x3A)
+            p[n] = 0x5A
+            return n + 1
+        }
+        out.append("</date>\n")
+    }
+
+    /// `<data>`, then base64 lines of `76 − 8·min(depth, 8)` characters each prefixed by `min(depth, 8)` tabs,
+    /// then `</data>` at the element's own indentation.
+    private mutating func data(_ d: Data, depth: Int) {
+        out.append("<data>\n")
+        let tabs = min(depth, 8)
+        let width = 76 - 8 * tabs  // a multiple of 4, so every full line encodes width/4*3 input bytes
+        let chunk = width / 4 * 3
+        d.withUnsafeBytes { raw in
+            let total = raw.count
+            let lines = (total + chunk - 1) / chunk
+            out.bytes.reserveCapacity(out.bytes.count + Base64.encodedLength(total) + lines * (tabs + 1) + depth + 8)
+            var offset = 0
+            while offset < total {
+                let n = min(chunk, total - offset)
+                out.append(maxCount: 96) { p in
+                    for t in 0..<tabs { p[t] = 0x09 }
+                    let len = Base64.encode(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]), into: p + tabs)
+                    p[tabs + len] = 0x0A
+                    return tabs + len + 1
+                }
+                offset += n
+            }
+        }
+        out.appendTabs(depth)
+        out.append("</data>\n")
     }
 }

@@ -1,0 +1,20 @@
+/// Eight-bytes-at-a-time tests ("SIMD within a register") for the text scanners' fast paths.
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether some byte of `x` is zero.
+    @inline(__always) static func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
+
+    /// Whether some byte of `x` equals `c`.
+    @inline(__always) static func hasByte(_ x: UInt64, _ c: UInt8) -> Bool { hasZero(x ^ (ones &* UInt64(c))) }
+
+    /// Whether some byte of `x` is below `c` (`c` ≤ 0x80); bytes ≥ 0x80 never count.
+    @inline(__always) static func hasLess(_ x: UInt64, _ c: UInt8) -> Bool { (x &- ones &* UInt64(c)) & ~x & high != 0 }
+
+    /// Whether some byte of `x` is one a JSON string cannot hold raw: a control character, `"` or `\`
+    /// (and `/`, which `JSONSerialization` escapes, when `slash`).
+    @inline(__always) static func hasJSONSpecial(_ x: UInt64, slash: Bool) -> Bool {
+        hasLess(x, 0x20) || hasByte(x, 0x22) || hasByte(x, 0x5C) || (slash && hasByte(x, 0x2F))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+@testable import PlistKit
+
+/// Shared helpers for the JSON tests: the Apple `plutil` of the Swift toolchain, and value generators that stay
+/// inside what JSON can carry.
+enum JSONTestSupport {
+    /// The Swift toolchain's Apple `plutil` (next to the real `swift` binary). A GNUstep `plutil` may come first on
+    /// PATH, so PATH alone is not used.
+    static let applePlutil: String? = {
+        guard let swift = ExternalTool.find("swift") else { return nil }
+        let resolved = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+        let candidate = resolved.deletingLastPathComponent().appendingPathComponent("plutil").path
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { return nil }
+        // Apple's prints "Running in Swift mode" in its help; GNUstep's does not.
+        guard let r = try? ExternalTool.run(candidate, ["-help"]),
+              String(decoding: r.stdout + r.stderr, as: UTF8.self).contains("Swift mode") else { return nil }
+        return candidate
+    }()
+
+    /// Random values JSON can hold: no dates, data, UIDs or non-finite reals; the root is a container.
+    static func randomJSONValue(seed: UInt64, unicode: Bool, float32: Bool = false) -> PlistValue {
+        var config = RandomPlist.Config()
+        config.dates = false
+        config.data = false
+        config.uids = false
+        config.nonFiniteReals = false
+        config.unicode = unicode
+        config.float32 = float32
+        config.nul = true
+        var generator = RandomPlist(seed: seed, config: config)
+        let v = generator.value()
+        switch v {
+        case .array, .dictionary: return v
+        default: return [v]
+        }
+    }
+
+    /// `JSONSerialization`'s bytes for `value` (the writer Apple `plutil` uses).
+    static func foundationJSON(_ value: PlistValue, pretty: Bool) throws -> [UInt8] {
+        let object = try FoundationBridge.toFoundation(value)
+        let options: JSONSerialization.WritingOptions = pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
+        return [UInt8](try JSONSerialization.data(withJSONObject: object, options: options))
+    }
+
+    static func ours(_ value: PlistValue, pretty: Bool, sortKeys: Bool = true) throws -> [UInt8] {
+        var options = PlistWriteOptions()
+        options.prettyPrinted = pretty
+        options.sortKeys = sortKeys
+        return try PropertyList.writeBytes(value, format: .json, options: options)
+    }
+
+    /// JSON text as `JSONSerialization` reads it, as a PlistKit value.
+    static func parsedByFoundation(_ bytes: [UInt8]) throws -> PlistValue {
+        try FoundationBridge.fromFoundation(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+    }
+
+    /// How Python's `json` module (an independent parser, correctly rounded floats) reads each document, mapped
+    /// with plutil's typing rule (integers in −2^63 … 2^64−1 stay integers, other numbers become reals). Nil when
+    /// python3 is missing.
+    static func pythonOracle(_ documents: [[UInt8]]) throws -> [PlistValue]? {
+        let script = """
+            import sys, json, base64
+            def typed(v):
+                if isinstance(v, bool): return {"bool": v}
+                if isinstance(v, int):
+                    if -2**63 <= v <= 2**64 - 1: return {"integer": str(v)}
+                    return {"real": repr(float(v))}
+                if isinstance(v, float): return {"real": repr(v)}
+                if isinstance(v, str): return {"string": v}
+                if isinstance(v, list): return {"array": [typed(x) for x in v]}
+                if isinstance(v, tuple): return {"dict": [[k, typed(x)] for k, x in v[1]]}
+                raise ValueError(repr(v))
+            out = []
+            for line in sys.stdin:
+                doc = base64.b64decode(line.strip()).decode("utf-8")
+                out.append(typed(json.loads(doc, object_pairs_hook=lambda pairs: ("pairs", pairs))))
+            print(json.dumps(out))
+            """
+        let input = documents.map { Data($0).base64EncodedString() }.joined(separator: "\n") + "\n"
+        guard let r = try ExternalTool.python(script, input: Data(input.utf8)) else { return nil }
+        guard r.status == 0 else {
+            throw TypedJSON.Bad(description: "python3 failed: \(String(decoding: r.stderr, as: UTF8.self))")
+        }
+        guard let list = try JSONValue.parse(r.stdout).array else { throw TypedJSON.Bad(description: "oracle output") }
+        return try list.map(TypedJSON.decode)
+    }
+
+    static func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
+}

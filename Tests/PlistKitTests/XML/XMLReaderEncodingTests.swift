@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import PlistKit
+
+/// Character encodings: UTF-8, UTF-16 and UTF-32 by byte-order mark or `encoding=`, and invalid input.
+@Suite struct XMLReaderEncodingTests {
+    typealias T = XMLReaderTesting
+
+    static let expected: PlistValue = ["é": "naïve 😀 ～ \u{E000}", "e\u{301}": [1, true]]
+
+    static func document(encoding: String) -> String {
+        """
+        <?xml version="1.0" encoding="\(encoding)"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>é</key>
+        \t<string>naïve 😀 ～ \u{E000}</string>
+        \t<key>e\u{301}</key>
+        \t<array><integer>1</integer><true/></array>
+        </dict>
+        </plist>
+
+        """
+    }
+
+    static func encode(_ s: String, _ encoding: String.Encoding, bom: [UInt8]) -> [UInt8] {
+        bom + Array(s.data(using: encoding) ?? Data())
+    }
+
+    @Test(arguments: [
+        ("UTF-8", String.Encoding.utf8, [UInt8]()),
+        ("UTF-8", .utf8, [0xEF, 0xBB, 0xBF]),
+        ("UTF-16", .utf16LittleEndian, [0xFF, 0xFE]),
+        ("UTF-16", .utf16BigEndian, [0xFE, 0xFF]),
+        ("UTF-16LE", .utf16LittleEndian, []),
+        ("UTF-16BE", .utf16BigEndian, []),
+        ("UTF-32", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00]),
+        ("UTF-32", .utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
+    ])
+    func unicodeEncodings(_ name: String, _ encoding: String.Encoding, _ bom: [UInt8]) throws {
+        let bytes = Self.encode(Self.document(encoding: name), encoding, bom: bom)
+        #expect(try T.read(bytes) == Self.expected, "\(name) BOM \(bom)")
+        let (value, format) = try PropertyList.read(bytes)
+        #expect(format == .xml)
+        #expect(value == Self.expected)
+        // Foundation reads the same document (its dictionary merges the two é keys on Linux, so compare one entry).
+        if let f = T.foundation(bytes) {
+            #expect(f["é"] == Self.expected["é"] || f["e\u{301}"] == Self.expected["é"] || f.dictionaryValue?.count == 1)
+        }
+    }
+
+    /// Errors in a UTF-16 document are positioned in the caller's bytes: offset in UTF-16 bytes, line and column in
+    /// characters.
+    @Test func errorOffsetsInUTF16MapBackToTheInput() throws {
+        let text = "<plist>\n<array>\n  <string>😀</string><integer>1 </integer>\n</array>\n</plist>\n"
+        let bytes = Self.encode(text, .utf16LittleEndian, bom: [0xFF, 0xFE])
+        let e = try #require(T.error(bytes))
+        #expect(e.kind == .invalidValue)
+        #expect(e.line == 3 && e.column == 21, "\(e)")
+        // "<plist>\n<array>\n  <string>😀</string>" is 37 UTF-16 units (the emoji takes two).
+        #expect(e.offset == 2 + 2 * 37, "\(e)")
+        #expect(e.keyPath == KeyPath("1"))
+    }
+
+    @Test func shiftJISConversionErrorIsAnEncodingError() throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><plist><string>".utf8) + [0x81, 0x0A, 0xFF, 0xFF]
+            + Array("</string></plist>".utf8)
+        #expect(T.error(bytes)?.kind == .encoding)
+    }
+
+    @Test func latin1ByDeclaration() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>caf".utf8)
+        bytes += [0xE9]
+        bytes += Array("</string></plist>".utf8)
+        #expect(try T.read(bytes) == "café")
+        #expect(T.foundation(bytes) == "café")
+    }
+
+    @Test func invalidUTF8GivesItsOffset() throws {
+        let prefix = Array("<plist>\n<dict>\n\t<key>k</key>\n\t<string>ab".utf8)
+        for bad in [[0xFF], [0xC3, 0x28], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] as [[UInt8]] {
+            let bytes = prefix + bad + Array("</string>\n</dict>\n</plist>".utf8)
+            let e = try #require(T.error(bytes))
+            #expect(e.kind == .encoding, "\(bad): \(e)")
+            #expect(e.offset == prefix.count, "\(bad): \(e)")
+            #expect(e.line == 4 && e.column == 12, "\(bad): \(e)")
+        }
+        // In a key, an attribute and the prolog too.
+        for bytes in [Array("<plist><dict><key>".utf8) + [0xFE] + Array("</key><true/></dict></plist>".utf8),
+                      Array("<plist a=\"".utf8) + [0x80] + Array("\"><true/></plist>".utf8)] {
+            #expect(T.error(bytes)?.kind == .encoding)
+        }
+    }
+
+    @Test func loneSurrogateInUTF16() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in Array("<plist><string>a".utf16) + [0xD800] + Array("</string></plist>".utf16) {
+            bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let e = try #require(T.error(bytes))
+        #expect(e.kind == .encoding, "\(e)")
+        #expect(e.offset == 2 + 2 * 16, "\(e)")
+        #expect(e.line == 1 && e.column == 17, "\(e)")
+    }
+
+    @Test func unknownEncodingName() throws {
+        let e = try #require(T.error("<?xml version=\"1.0\" encoding=\"X-NO-SUCH-CHARSET\"?><plist><true/></plist>"))
+        #expect(e.kind == .encoding, "\(e)")
+    }
+
+    /// XML end-of-line handling: `\r\n` and a lone `\r` in text become `\n` (as in Python's plistlib); CF keeps
+    /// them. Use `&#13;` to keep a carriage return.
+    @Test func lineEndsAreNormalised() throws {
+        #expect(try T.read("<plist><string>a\r\nb\rc</string></plist>") == "a\nb\nc")
+        #expect(try T.read("<plist><string>a&#13;&#10;b</string></plist>") == "a\r\nb")
+    }
+
+    /// Raw C0 control characters are not XML characters: Python and libxml2 reject them, CF writes and reads them.
+    @Test func rawControlCharactersAreRejected() throws {
+        let e = try #require(T.error("<plist>\n<string>a\u{1}b</string></plist>"))
+        #expect(e.kind == .syntax, "\(e)")
+        #expect(e.line == 2)
+        #expect(try T.read("<plist><string>a\tb\nc</string></plist>") == "a\tb\nc")
+    }
+}
