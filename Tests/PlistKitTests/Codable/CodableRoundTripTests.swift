@@ -33,7 +33,8 @@ import Testing
 
     @Test(.enabled(if: Landed.xml, "the XML reader/writer is not in this build yet"))
     func xml() throws {
-        try richAndRandom(.xml, config: .init(uids: true, nonFiniteReals: false, dateYears: 1...9999))
+        // XML 1.0 cannot carry most C0 controls, which the random Unicode strings include; Rich covers non-ASCII text.
+        try richAndRandom(.xml, config: .init(uids: true, unicode: false, nonFiniteReals: false, dateYears: 1...9999))
         let v = PlistOnly(url: URL(string: "https://a.b/c")!, uid: UID(3), any: [1, "x"], list: [.date(PlistDate(secondsSinceReferenceDate: 0))])
         #expect(try roundTrip(v, .xml) == v)
     }
