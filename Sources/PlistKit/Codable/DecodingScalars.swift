@@ -26,12 +26,31 @@ extension PlistDecodingState {
         case .uint16: return reinterpret(try unboxInteger(value, UInt16.self, at: element), as: T.self)
         case .int8: return reinterpret(try unboxInteger(value, Int8.self, at: element), as: T.self)
         case .uint8: return reinterpret(try unboxInteger(value, UInt8.self, at: element), as: T.self)
+        case .stringArray: return reinterpret(try unboxArray(value, at: element) { try unboxString($0, at: $1) }, as: T.self)
+        case .intArray: return reinterpret(try unboxArray(value, at: element) { try unboxInteger($0, Int.self, at: $1) }, as: T.self)
+        case .doubleArray: return reinterpret(try unboxArray(value, at: element) { try unboxFloat($0, Double.self, at: $1) }, as: T.self)
+        case .boolArray: return reinterpret(try unboxArray(value, at: element) { try unboxBool($0, at: $1) }, as: T.self)
         case .plistDictionary, .none:
             guard case .dictionary(let d) = value else {
                 throw mismatch(expected: PlistDictionary.self, expectedName: "a dictionary", found: value, at: element)
             }
             return reinterpret(d, as: T.self)
         }
+    }
+
+    /// An array of scalars converted element by element; errors name the element's index.
+    @inline(__always) func unboxArray<E>(
+        _ value: PlistValue, at element: CodingPathElement?, _ convert: (PlistValue, CodingPathElement) throws -> E
+    ) throws -> [E] {
+        guard case .array(let items) = value else {
+            throw mismatch(expected: [E].self, expectedName: "an array", found: value, at: element)
+        }
+        if let element { path.push(element) }
+        defer { if element != nil { path.pop() } }
+        var out: [E] = []
+        out.reserveCapacity(items.count)
+        for i in items.indices { out.append(try convert(items[i], .index(i))) }
+        return out
     }
 
     // MARK: Scalars

@@ -316,6 +316,10 @@ final class PlistEncodingState: Encoder {
         case .int8: return .integer(PlistInteger(Int64(reinterpret(value, as: Int8.self))))
         case .uint8: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt8.self))))
         case .plistDictionary: return .dictionary(reinterpret(value, as: PlistDictionary.self))
+        case .stringArray: return .array(reinterpret(value, as: [String].self).map { .string($0) })
+        case .intArray: return .array(reinterpret(value, as: [Int].self).map { .integer(PlistInteger($0)) })
+        case .doubleArray: return .array(reinterpret(value, as: [Double].self).map { .real(PlistReal($0)) })
+        case .boolArray: return .array(reinterpret(value, as: [Bool].self).map { .bool($0) })
         case .none: return .dictionary(PlistDictionary())
         }
     }

@@ -5,6 +5,8 @@ import FoundationEssentials
 enum NativeType: UInt8 {
     case none, string, int, double, bool, date, data, plistValue
     case int64, uint64, float, url, uid, int32, uint32, uint, int16, uint16, int8, uint8, plistDictionary
+    /// Arrays of the commonest scalars, converted in one loop instead of an unkeyed container per array.
+    case stringArray, intArray, doubleArray, boolArray
 
     @inline(__always) static func of<T>(_ type: T.Type) -> NativeType {
         if T.self == String.self { return .string }
@@ -31,6 +33,10 @@ enum NativeType: UInt8 {
         if T.self == Int8.self { return .int8 }
         if T.self == UInt8.self { return .uint8 }
         if T.self == PlistDictionary.self { return .plistDictionary }
+        if T.self == [String].self { return .stringArray }
+        if T.self == [Int].self { return .intArray }
+        if T.self == [Double].self { return .doubleArray }
+        if T.self == [Bool].self { return .boolArray }
         return .none
     }
 }

@@ -91,6 +91,22 @@ import Testing
         #expect(context.debugDescription.contains("Expected to decode String at items[0].name but found integer 5"))
     }
 
+    @Test func errorInsideAnArrayOfScalarsNamesTheElement() throws {
+        struct Lists: Codable, Equatable { var ints: [Int]; var names: [String]; var flags: [Bool]; var reals: [Double] }
+        let good: PlistValue = ["ints": [1, 2], "names": ["a"], "flags": [true], "reals": [0.5, 2]]
+        #expect(try PlistDecoder().decode(Lists.self, fromValue: good) == Lists(ints: [1, 2], names: ["a"], flags: [true], reals: [0.5, 2]))
+        let bad: PlistValue = ["ints": [1, 2], "names": ["a", "b", 3], "flags": [true], "reals": []]
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Lists.self, fromValue: bad) }
+        guard case .typeMismatch(_, let context) = error else { Issue.record("got \(error)"); return }
+        #expect(context.codingPath.map(\.stringValue) == ["names", "Index 2"])
+        #expect(context.debugDescription.contains("names[2]"))
+        let notArray = try #require(throws: DecodingError.self) {
+            try PlistDecoder().decode(Lists.self, fromValue: ["ints": "x", "names": [], "flags": [], "reals": []])
+        }
+        guard case .typeMismatch(_, let context2) = notArray else { Issue.record("got \(notArray)"); return }
+        #expect(context2.codingPath.map(\.stringValue) == ["ints"])
+    }
+
     @Test func containerMismatch() throws {
         let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Holder.self, fromValue: ["items": ["x"]]) }
         guard case .typeMismatch(_, let context) = error else { Issue.record("got \(error)"); return }
