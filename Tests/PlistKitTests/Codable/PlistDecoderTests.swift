@@ -146,6 +146,26 @@ import Testing
         #expect(context.debugDescription.contains(underlying.description))
     }
 
+    @Test(.enabled(if: Landed.xml, "the XML reader is not in this build yet"))
+    func xmlSyntaxErrorCarriesLineAndOffset() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>name</key>
+            \t<string>a</strin>
+            </dict>
+            </plist>
+            """
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Small.self, from: Data(xml.utf8)) }
+        guard case .dataCorrupted(let context) = error else { Issue.record("got \(error)"); return }
+        let underlying = try #require(context.underlyingError as? PlistError)
+        #expect(underlying.format == .xml)
+        #expect(underlying.line == 5)
+        #expect(underlying.offset != nil)
+        #expect(context.debugDescription.contains("line 5"))
+    }
+
     @Test func userInfoReachesInitFrom() throws {
         struct Probe: Decodable {
             var seen: String
