@@ -368,6 +368,11 @@ add("whitespace-text.plist", doc("<array>\r\n\t<string>  leading and trailing  <
 add("attribute-with-gt.plist", doc('<dict>\n\t<key Q=">">test</key>\n\t<string attr="a>b">v</string>\n</dict>'),
     note="an attribute value containing '>' (CF misreads it as the key '\">test'; XML, Python and libplist read 'test')")
 
+add("control-characters.plist", doc("<dict>\n\t<key>bell\u0007</key>\n\t<string>esc \u001b[0m nul \u0000 end</string>\n</dict>"),
+    oracle="hand-derived (CF writes these characters raw and reads them back; libplist agrees, XMLReaderEncodingTests)",
+    value={"bell\u0007": "esc \u001b[0m nul \u0000 end"},
+    note="raw C0 control characters in text, as CF writes them (not XML characters: plistlib cannot read this file)")
+
 add("bom-utf8.plist", b"\xef\xbb\xbf" + doc("<string>after a UTF-8 byte-order mark</string>").encode())
 
 # ---------------------------------------------------------------- invalid files
@@ -422,8 +427,8 @@ bad("invalid-utf8.plist", (PROLOG + "<dict>\n\t<key>k</key>\n\t<string>caf").enc
     b"</string>\n</dict>\n</plist>\n", "encoding", 6, "a malformed UTF-8 sequence (offset of its first byte)")
 bad("utf16-lone-surrogate.plist", b"\xff\xfe" + "<plist>\n<string>a".encode("utf-16-le") + b"\x00\xd8" +
     "</string>\n</plist>\n".encode("utf-16-le"), "encoding", 2, "an unpaired UTF-16 surrogate")
-bad("control-character.plist", doc("<string>bell \u0007</string>"), "syntax", 4,
-    "a raw control character (not an XML character; CF writes and reads them)")
+bad("control-character-in-tag.plist", doc("<str\u0001ing>x</string>"), "syntax", 4,
+    "a raw control character inside markup (in text it is read, as CF and libplist do)")
 bad("depth-513.plist", "<plist>" + "<array>" * 513 + "</array>" * 513 + "</plist>\n", "depthLimit", 1,
     "513 nested arrays: one more than the default limit of 512")
 

@@ -1,6 +1,12 @@
-/// Placeholder until the BinaryReader lands.
+/// Reads binary property lists (`bplist00`, and `bplist0?` as Core Foundation accepts).
+///
+/// Accepts offset and reference widths 1…8, integers of 1/2/4/8/16 bytes, 4- and 8-byte reals (a 4-byte real keeps
+/// its width in `PlistReal.isFloat32`), ASCII and UTF-16 strings, data, dates, UIDs, arrays, dictionaries and shared
+/// subtrees. Rejects, with a `PlistError` carrying the byte offset: truncation, out-of-range trailer fields and
+/// references, cycles, nesting past `maxDepth`, invalid text, unknown markers and other versions (`bplist1?`).
 enum BinaryReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        throw PlistError(.unsupportedFormat, "reading this format is not implemented yet")
+        let trailer = try BinaryTrailer(bytes, options: options)
+        return try BinaryObjectReader.readRoot(bytes, trailer: trailer, options: options)
     }
 }

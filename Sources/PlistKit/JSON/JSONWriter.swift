@@ -26,14 +26,19 @@ enum JSONWriter {
                 format: .json)
         }
         var emitter = JSONEmitter(pretty: options.prettyPrinted, sortKeys: options.sortKeys, maxDepth: options.maxDepth)
-        try emitter.value(value, depth: 0)
-        return emitter.out.bytes
+        do {
+            try emitter.value(value, depth: 0)
+        } catch {
+            emitter.out.discard()
+            throw error
+        }
+        return emitter.out.finish()
     }
 }
 
 /// The recursive part of `JSONWriter`.
 struct JSONEmitter {
-    var out = ByteWriter(capacity: 1 << 14)
+    var out = RawOutput(capacity: 1 << 14)
     let pretty: Bool
     let sortKeys: Bool
     let maxDepth: Int
@@ -92,20 +97,20 @@ struct JSONEmitter {
             if pretty { out.append(0x0A) }
             let keys = d._keys
             let values = d._values
-            var order = Array(keys.indices)
-            if sortKeys { order.sort { JSONKeyOrder.less(keys[$0], keys[$1]) } }
-            var first = true
-            for i in order {
-                if !first { if pretty { out.append(",\n") } else { out.append(0x2C) } }
-                first = false
-                if pretty { out.appendSpaces(2 * (depth + 1)) }
-                string(keys[i])
-                if pretty { out.append(" : ") } else { out.append(0x3A) }
-                do {
-                    try value(values[i], depth: depth + 1)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
-                    throw e
+            try KeySorting.withOrder(keys, sorted: sortKeys, by: JSONKeyOrder.less) { order in
+                var first = true
+                for i in order {
+                    if !first { if pretty { out.append(",\n") } else { out.append(0x2C) } }
+                    first = false
+                    if pretty { out.appendSpaces(2 * (depth + 1)) }
+                    string(keys[i])
+                    if pretty { out.append(" : ") } else { out.append(0x3A) }
+                    do {
+                        try value(values[i], depth: depth + 1)
+                    } catch var e as PlistError {
+                        e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
+                        throw e
+                    }
                 }
             }
             if pretty {

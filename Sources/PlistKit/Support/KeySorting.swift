@@ -29,18 +29,27 @@ enum KeySorting {
         return x < y
     }
 
-    /// The positions of `keys` in the order `writer` needs: UTF-16 order when `sorted`, else insertion order.
+    /// The positions of `keys` in the order a writer needs: UTF-16 order when `sorted`, else insertion order.
     /// Calls `body` with them (without allocating for small dictionaries that are already in order).
     @inline(__always)
     static func withOrder<R>(
         _ keys: [String], sorted: Bool, _ body: (UnsafeBufferPointer<Int>) throws -> R
+    ) rethrows -> R {
+        try withOrder(keys, sorted: sorted, by: utf16Less, body)
+    }
+
+    /// `withOrder` with another ordering (`less` must be a strict total order on distinct keys).
+    @inline(__always)
+    static func withOrder<R>(
+        _ keys: [String], sorted: Bool, by less: (String, String) -> Bool,
+        _ body: (UnsafeBufferPointer<Int>) throws -> R
     ) rethrows -> R {
         let n = keys.count
         return try withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { order in
             for i in 0..<n { order.initializeElement(at: i, to: i) }
             if sorted && n > 1 {
                 var inOrder = true
-                for i in 1..<n where !utf16Less(keys[i - 1], keys[i]) {
+                for i in 1..<n where !less(keys[i - 1], keys[i]) {
                     inOrder = false
                     break
                 }
@@ -50,7 +59,7 @@ enum KeySorting {
                         for i in 1..<n {
                             let v = order[i]
                             var j = i
-                            while j > 0 && utf16Less(keys[v], keys[order[j - 1]]) {
+                            while j > 0 && less(keys[v], keys[order[j - 1]]) {
                                 order[j] = order[j - 1]
                                 j -= 1
                             }
@@ -58,7 +67,7 @@ enum KeySorting {
                         }
                     } else {
                         var all = order
-                        all.sort { utf16Less(keys[$0], keys[$1]) }
+                        all.sort { less(keys[$0], keys[$1]) }
                     }
                 }
             }

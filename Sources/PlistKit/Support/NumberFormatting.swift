@@ -94,7 +94,7 @@ enum NumberFormatting {
     }
 
     /// The exact 17-digit decimal of `value` with 128-bit integers, for magnitudes where they suffice
-    /// (about 1e-6 … 1e22); nil elsewhere.
+    /// (magnitudes about 1e-6 … 1.7e38); nil elsewhere, and for subnormals.
     @inline(__always)
     private static func fastG17(_ value: Double, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         let biased = Int(value.exponentBitPattern)

@@ -3,29 +3,37 @@ import CLibXML2
 /// Reads XML property lists with libxml2's SAX2 parser.
 ///
 /// SAX2 was chosen over the `xmlTextReader` API by measurement: on the benchmark corpus (config-M, array-M,
-/// string-M) libxml2's SAX2 layer alone ran at 360/450/510 MB/s against 157/174/306 MB/s for the text reader, so
-/// the reader pays for tree nodes we never use.
+/// string-M) libxml2's SAX2 layer alone ran at 360/450/510 MB/s against 157/174/306 MB/s for the text reader, which
+/// builds tree nodes we never use.
 ///
 /// Safety: nothing is loaded from the network or from an external DTD (`XML_PARSE_NONET`, no DTD loading, no entity
 /// substitution, no external-subset or entity-resolution callbacks); any entity declaration (internal or external,
 /// general or parameter) stops the parse with `.forbiddenConstruct`, which defeats "billion laughs" and XXE. The
-/// standard Apple DOCTYPE (an external identifier only) is accepted and ignored. Errors go to a structured handler
-/// per parser context, never to stderr.
+/// standard Apple DOCTYPE (an external identifier only) is accepted and ignored. Diagnostics go to a structured
+/// handler per parser context (and, for encoding conversions, the calling thread's), never to stderr.
 ///
-/// Where Core Foundation's hand-written parser departs from XML, this reader follows the XML specification (as
-/// Python's plistlib and libplist do): an attribute value may contain `>` (`<key a=">">k</key>` is the key `k`), and
-/// anything but comments, processing instructions and white space after the root element is an error, where CF
-/// ignores it. `<data/>` is empty data, like `<data></data>` (CF rejects only the first spelling).
+/// Where Core Foundation's hand-written parser departs from XML, this reader follows the XML specification, as
+/// Python's plistlib and libplist do:
+/// - an attribute value may contain `>` (`<key a=">">k</key>` is the key `k`; CF reads `">k`);
+/// - anything but comments, processing instructions and white space after the root element is an error (CF ignores
+///   it), and so is a second top-level element;
+/// - `<data/>` is empty data, like `<data></data>` (CF rejects only the first spelling);
+/// - comments and processing instructions may appear inside text (CF rejects them there);
+/// - CR LF and lone CR in text become LF (XML end-of-line handling; CF keeps them).
+///
+/// It is stricter than CF in one more place: `<key>` outside a dictionary is an error (CF reads it as a string).
+/// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
+/// which CF writes unescaped, are read (`XMLReaderControlCharacters`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
         guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            return try parse(bytes, options: options, ignoreDeclaredEncoding: false)
+            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
         }
         let utf8 = try wide.utf8(bytes)
         return try utf8.withUnsafeBytes { converted in
             do {
-                return try parse(converted, options: options, ignoreDeclaredEncoding: true)
+                return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
             } catch var e as PlistError {
                 if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
                 throw e
@@ -33,9 +41,28 @@ enum XMLReader {
         }
     }
 
+    /// Parses, first swapping raw control characters for stand-ins when the document has any (see
+    /// `XMLReaderControlCharacters`).
+    private static func parseStandingInForControls(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
+    ) throws -> PlistValue {
+        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
+            return try parse(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false)
+        }
+        let substituted = XMLReaderControlCharacters.substitute(bytes)
+        return try substituted.withUnsafeBytes { b in
+            do {
+                return try parse(b, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true)
+            } catch var e as PlistError {
+                if let offset = e.offset { e.offset = XMLReaderControlCharacters.originalOffset(offset, in: b) }
+                throw e
+            }
+        }
+    }
+
     /// Parses UTF-8 input, or input in an encoding libxml2 converts itself (`encoding="ISO-8859-1"` and the like).
     private static func parse(
-        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool
     ) throws -> PlistValue {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)
@@ -43,12 +70,18 @@ enum XMLReader {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw PlistError(.rootCount, "empty XML document", format: .xml, offset: 0, line: 1, column: 1)
         }
-        guard let ctxt = xmlCreateMemoryParserCtxt(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
+        // A push parser fed in chunks: libxml2 keeps only a window of the input, where a memory parser would copy
+        // the whole document first (a static buffer over the caller's bytes is not possible: libxml2 relies on a
+        // NUL after the last byte). The first bytes go in at creation for encoding detection.
+        let chars = base.assumingMemoryBound(to: CChar.self)
+        let head = min(bytes.count, 4)
+        guard let ctxt = xmlCreatePushParserCtxt(nil, nil, chars, Int32(head), nil) else {
             throw PlistError(.io, "libxml2 could not create a parser", format: .xml)
         }
         defer { xmlFreeParserCtxt(ctxt) }
 
         let builder = XMLReaderBuilder(ctxt: ctxt, options: options, input: bytes)
+        builder.restoresControlCharacters = restoreControls
         installHandlers(ctxt)
         ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
         var parseOptions = Int32(bitPattern: XML_PARSE_NONET.rawValue)
@@ -67,18 +100,32 @@ enum XMLReader {
             guard let ctx, let error else { return }
             withReaderBuilder(ctx) { $0.libxml2Error(error.pointee) }
         }
-        _ = withExtendedLifetime(builder) { xmlParseDocument(ctxt) }
+        withExtendedLifetime(builder) {
+            var offset = head
+            while offset < bytes.count, !builder.failed {
+                let n = min(bytes.count - offset, chunkSize)
+                _ = xmlParseChunk(ctxt, chars + offset, Int32(n), 0)
+                offset += n
+            }
+            if !builder.failed { _ = xmlParseChunk(ctxt, nil, 0, 1) }
+        }
         xmlSetStructuredErrorFunc(savedContext ?? nil, savedHandler ?? nil)
 
         if builder.failed, let error = builder.error { throw locate(error, ctxt: ctxt, in: bytes) }
         if ctxt.pointee.wellFormed == 0 {
-            throw locate(PlistError(.syntax, "the document is not well-formed XML", format: .xml), ctxt: ctxt, in: bytes)
+            let e = PlistError(.syntax, "the document is not well-formed XML", format: .xml, offset: builder.currentOffset)
+            throw locate(e, ctxt: ctxt, in: bytes)
         }
         guard let root = builder.root else {
-            throw PlistError(.rootCount, "the document holds no property-list object", format: .xml)
+            let e = PlistError(.rootCount, "the document holds no property-list object", format: .xml,
+                               offset: builder.currentOffset)
+            throw locate(e, ctxt: ctxt, in: bytes)
         }
         return root
     }
+
+    /// Bytes handed to libxml2 per `xmlParseChunk` call.
+    private static let chunkSize = 256 << 10
 
     /// The SAX2 callbacks. Only element, text and error events are handled; entity declarations are refused.
     private static func installHandlers(_ ctxt: xmlParserCtxtPtr) {
@@ -157,7 +204,7 @@ private func withReaderBuilder(_ ctx: UnsafeMutableRawPointer, _ body: (XMLReade
 extension XMLReaderBuilder {
     /// Maps a libxml2 diagnostic to a `PlistError`. Warnings are ignored; anything worse ends the parse.
     func libxml2Error(_ x: xmlError) {
-        guard x.level.rawValue >= XML_ERR_ERROR.rawValue, error == nil else { return }
+        guard x.level.rawValue >= XML_ERR_ERROR.rawValue, !failed else { return }
         var message = x.message.map { String(cString: $0) } ?? "XML error \(x.code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
         let code = xmlParserErrors(rawValue: UInt32(bitPattern: x.code))
@@ -183,7 +230,18 @@ extension XMLReaderBuilder {
         case XML_ERR_DOCUMENT_EMPTY:
             kind = .rootCount
         case XML_ERR_DOCUMENT_END:
-            // "Extra content at the end of the document": a second element is a second root.
+            // The push parser reports this both for content after the root element and, at the end of the input,
+            // for a document that stops early.
+            if isInsideElement || (root == nil && atEndOfInput) {
+                let end = input.count
+                let (l, c) = TextPosition.lineColumn(of: end, in: input)
+                let truncated = isInsideElement
+                record(PlistError(truncated ? .truncated : .rootCount,
+                                  truncated ? "the document ends inside an element" : "the document holds no element",
+                                  format: .xml, offset: end, line: l, column: c))
+                return
+            }
+            // A second element after the root is a second root.
             kind = secondRootAhead ? .rootCount : .syntax
         case XML_ERR_TAG_NOT_FINISHED, XML_ERR_LTSLASH_REQUIRED, XML_ERR_GT_REQUIRED:
             kind = atEndOfInput ? .truncated : .syntax

@@ -52,6 +52,9 @@ final class XMLReaderBuilder {
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var scalarOffset = 0
 
+    /// Whether element text may hold stand-ins for control characters (see `XMLReaderControlCharacters`).
+    var restoresControlCharacters = false
+
     /// The first failure, from either the plist grammar or libxml2; later ones are ignored.
     @exclusivity(unchecked) private(set) var error: PlistError? = nil
     /// `error != nil`, as a plain flag for the hot paths.
@@ -107,27 +110,40 @@ final class XMLReaderBuilder {
         failed = true
         let at = offset ?? currentOffset
         error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: keyPath)
-        xmlStopParser(ctxt)
+        stopParser()
+    }
+
+    /// Ends the parse from inside a callback: no more events, and the push parser's loop stops at its next check.
+    /// (`xmlStopParser` would also free the input buffer, which libxml2 2.9's push parser may still touch when the
+    /// callback returns.)
+    private func stopParser() {
+        ctxt.pointee.disableSAX = 1
+        ctxt.pointee.instate = XML_PARSER_EOF
     }
 
     /// Walks back from `offset` (inside or just after a tag) to that tag's `<`; attribute values cannot contain `<`.
     private func tagStart(_ offset: Int) -> Int {
         guard let input = ctxt.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return offset }
         let local = offset - Int(input.pointee.consumed)
-        guard local >= 0, local <= end - base else { return offset }
+        guard end > base, local >= 0, local <= end - base else { return offset }
         var p = base + min(local, end - base - 1)
         while p > base, p.pointee != 0x3C { p -= 1 }
         return p.pointee == 0x3C ? Int(input.pointee.consumed) + (p - base) : offset
     }
 
-    /// Records an error reported by libxml2 (already positioned by the caller).
+    /// Records an error reported by libxml2 (already positioned by the caller) and stops the parse, even where
+    /// libxml2 itself would recover.
     func record(_ e: PlistError) {
         guard !failed else { return }
         failed = true
         var e = e
         if e.keyPath == nil { e.keyPath = keyPath }
         error = e
+        stopParser()
     }
+
+    /// Whether an element is open (the document would be truncated if it ended here).
+    var isInsideElement: Bool { !frames.isEmpty || scalar != nil }
 
     // MARK: Events
 
@@ -309,6 +325,7 @@ final class XMLReaderBuilder {
     }
 
     private func finishScalar(_ t: Tag) {
+        if restoresControlCharacters { XMLReaderControlCharacters.restore(&text) }
         let value: PlistValue
         do {
             value = try text.withUnsafeBytes { b -> PlistValue in

@@ -194,29 +194,62 @@ enum XMLScalarParsing {
     /// CF's base64 reading: characters outside the alphabet are skipped, non-ASCII bytes are an error, `=` decides
     /// how many bytes the final quantum gives, and an incomplete final quantum is dropped.
     static func data(_ b: UnsafeRawBufferPointer) throws -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(b.count / 4 * 3 + 3)
-        var equals = 0
-        var acc: UInt32 = 0
-        var count = 0
-        for (i, c) in b.enumerated() {
-            guard c < 0x80 else { throw invalid("non-ASCII character \(describe(b, i)) in <data>") }
-            if c == 0x3D {
-                equals += 1
-            } else if !(c == 0x20 || (c >= 0x09 && c <= 0x0D)) {
-                equals = 0
-            }
-            let v = base64Table[Int(c)]
-            if v < 0 { continue }
-            count += 1
-            acc = acc &<< 6 | UInt32(v)
-            if count & 3 == 0 {
-                out.append(UInt8(truncatingIfNeeded: acc >> 16))
-                if equals < 2 { out.append(UInt8(truncatingIfNeeded: acc >> 8)) }
-                if equals < 1 { out.append(UInt8(truncatingIfNeeded: acc)) }
+        var out = Data(count: b.count / 4 * 3 + 3)
+        var failure: Int? = nil
+        let written = base64Table.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) -> Int in
+                var n = 0
+                var equals = 0
+                var acc: UInt32 = 0
+                var count = 0
+                var i = 0
+                let end = b.count
+                while i < end {
+                    // Fast path: a whole quantum of four alphabet characters (no '=', space or other byte); the
+                    // general path below gives the same result one byte at a time.
+                    if count & 3 == 0, i + 4 <= end {
+                        let c0 = b[i], c1 = b[i + 1], c2 = b[i + 2], c3 = b[i + 3]
+                        if (c0 | c1 | c2 | c3) < 0x80, c0 != 0x3D, c1 != 0x3D, c2 != 0x3D, c3 != 0x3D {
+                            let v0 = table[Int(c0)], v1 = table[Int(c1)], v2 = table[Int(c2)], v3 = table[Int(c3)]
+                            if (v0 | v1 | v2 | v3) >= 0 {
+                                let q = UInt32(v0) << 18 | UInt32(v1) << 12 | UInt32(v2) << 6 | UInt32(v3)
+                                dst[n] = UInt8(truncatingIfNeeded: q >> 16)
+                                dst[n + 1] = UInt8(truncatingIfNeeded: q >> 8)
+                                dst[n + 2] = UInt8(truncatingIfNeeded: q)
+                                n += 3
+                                acc = q
+                                count += 4
+                                equals = 0
+                                i += 4
+                                continue
+                            }
+                        }
+                    }
+                    let c = b[i]
+                    i += 1
+                    if c >= 0x80 { failure = i - 1; return n }
+                    if c == 0x3D {
+                        equals += 1
+                    } else if !(c == 0x20 || (c >= 0x09 && c <= 0x0D)) {
+                        equals = 0
+                    }
+                    let v = table[Int(c)]
+                    if v < 0 { continue }
+                    count += 1
+                    acc = acc &<< 6 | UInt32(v)
+                    if count & 3 == 0 {
+                        dst[n] = UInt8(truncatingIfNeeded: acc >> 16)
+                        n += 1
+                        if equals < 2 { dst[n] = UInt8(truncatingIfNeeded: acc >> 8); n += 1 }
+                        if equals < 1 { dst[n] = UInt8(truncatingIfNeeded: acc); n += 1 }
+                    }
+                }
+                return n
             }
         }
-        return Data(out)
+        if let i = failure { throw invalid("non-ASCII character \(describe(b, i)) in <data>") }
+        out.count = written
+        return out
     }
 
     /// Sextet values; `=` counts as 0 (as in CF), everything else outside the alphabet is −1.

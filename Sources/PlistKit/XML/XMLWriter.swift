@@ -18,15 +18,21 @@ enum XMLWriter {
             <plist version="1.0">
 
             """)
-        try emitter.value(value, depth: 0)
+        do {
+            try emitter.value(value, depth: 0)
+        } catch {
+            emitter.out.discard()
+            throw error
+        }
         emitter.out.append("</plist>\n")
-        return emitter.out.bytes
+        return emitter.out.finish()
     }
 }
 
-/// The recursive part of `XMLWriter`, holding the output buffer.
+/// The recursive part of `XMLWriter`, holding the output buffer (raw memory: this writer's time is mostly short
+/// appends).
 struct XMLEmitter {
-    var out = ByteWriter(capacity: 1 << 16)
+    var out = RawOutput(capacity: 1 << 16)
     let sortKeys: Bool
     let maxDepth: Int
 
@@ -64,12 +70,14 @@ struct XMLEmitter {
                 return
             }
             out.append("<array>\n")
-            for (i, element) in a.enumerated() {
-                do {
-                    try value(element, depth: depth + 1)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
-                    throw e
+            try a.withUnsafeBufferPointer { elements in
+                for i in 0..<elements.count {
+                    do {
+                        try value(elements[i], depth: depth + 1)
+                    } catch var e as PlistError {
+                        e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
+                        throw e
+                    }
                 }
             }
             out.appendTabs(depth)
@@ -84,16 +92,20 @@ struct XMLEmitter {
             let keys = d._keys
             let values = d._values
             try KeySorting.withOrder(keys, sorted: sortKeys) { order in
-                for i in order {
-                    out.appendTabs(depth + 1)
-                    out.append("<key>")
-                    escaped(keys[i])
-                    out.append("</key>\n")
-                    do {
-                        try value(values[i], depth: depth + 1)
-                    } catch var e as PlistError {
-                        e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
-                        throw e
+                try keys.withUnsafeBufferPointer { k in
+                    try values.withUnsafeBufferPointer { v in
+                        for i in order {
+                            out.appendTabs(depth + 1)
+                            out.append("<key>")
+                            escaped(k[i])
+                            out.append("</key>\n")
+                            do {
+                                try value(v[i], depth: depth + 1)
+                            } catch var e as PlistError {
+                                e.keyPath = KeyPath(components: [k[i]] + (e.keyPath?.components ?? []))
+                                throw e
+                            }
+                        }
                     }
                 }
             }
@@ -221,22 +233,9 @@ struct XMLEmitter {
         out.append("<data>\n")
         let tabs = min(depth, 8)
         let width = 76 - 8 * tabs  // a multiple of 4, so every full line encodes width/4*3 input bytes
-        let chunk = width / 4 * 3
         d.withUnsafeBytes { raw in
-            let total = raw.count
-            let lines = (total + chunk - 1) / chunk
-            out.bytes.reserveCapacity(out.bytes.count + Base64.encodedLength(total) + lines * (tabs + 1) + depth + 8)
-            var offset = 0
-            while offset < total {
-                let n = min(chunk, total - offset)
-                out.append(maxCount: 96) { p in
-                    for t in 0..<tabs { p[t] = 0x09 }
-                    let len = Base64.encode(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]), into: p + tabs)
-                    p[tabs + len] = 0x0A
-                    return tabs + len + 1
-                }
-                offset += n
-            }
+            let length = Base64.linesLength(raw.count, width: width, indent: tabs)
+            out.append(maxCount: length) { Base64.encodeLines(raw, width: width, indent: tabs, into: $0) }
         }
         out.appendTabs(depth)
         out.append("</data>\n")

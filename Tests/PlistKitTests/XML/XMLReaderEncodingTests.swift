@@ -116,11 +116,50 @@ import Testing
         #expect(try T.read("<plist><string>a&#13;&#10;b</string></plist>") == "a\r\nb")
     }
 
-    /// Raw C0 control characters are not XML characters: Python and libxml2 reject them, CF writes and reads them.
-    @Test func rawControlCharactersAreRejected() throws {
-        let e = try #require(T.error("<plist>\n<string>a\u{1}b</string></plist>"))
-        #expect(e.kind == .syntax, "\(e)")
-        #expect(e.line == 2)
-        #expect(try T.read("<plist><string>a\tb\nc</string></plist>") == "a\tb\nc")
+    /// Raw C0 control characters are not XML characters, but CF writes them unescaped inside strings and reads them
+    /// back (libplist too; Python rejects them). They are read in element text, and still rejected in markup.
+    @Test func rawControlCharactersInText() throws {
+        let cases: [(String, PlistValue)] = [
+            ("<string>a\u{1}b\u{1B}c\u{7F}</string>", "a\u{1}b\u{1B}c\u{7F}"),
+            ("<dict><key>k\u{2}</key><string>\u{1F}</string></dict>", ["k\u{2}": "\u{1F}"]),
+            ("<data>QU\u{1}JD</data>", .data(Data("ABC".utf8))),  // CF skips non-alphabet ASCII in base64
+            ("<integer>\u{1}5</integer>", 5),  // CF counts bytes below 0x21 as white space before a number
+        ]
+        for (body, expected) in cases {
+            let doc = T.plist(body)
+            #expect(try T.read(doc) == expected, "\(body)")
+            #expect(T.foundation(doc) == expected, "Foundation: \(body)")
+        }
+        #expect(try T.read(T.plist("<string>nul\u{0}here</string>")) == "nul\u{0}here")
+        // In markup they remain errors.
+        #expect(T.error("<plist><str\u{1}ing>a</string></plist>")?.kind == .syntax)
+        // A document that already holds the private-use stand-ins is read strictly.
+        #expect(try T.read("<plist><string>\u{10FF01}</string></plist>") == "\u{10FF01}")
+        #expect(T.error("<plist><string>\u{10FF01}\u{1}</string></plist>")?.kind == .syntax)
+        // A declared single-byte encoding is left to libxml2, which rejects them.
+        #expect(T.error("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>\u{1}</string></plist>") != nil)
+        // Error offsets after a control character still point into the caller's bytes.
+        let doc = "<plist><array><string>\u{1}\u{1}</string><integer>x</integer></array></plist>"
+        let e = try #require(T.error(doc))
+        #expect(e.offset == 33 && e.line == 1 && e.column == 34, "\(e)")
+    }
+
+    @Test func controlCharactersAgreeWithLibplist() throws {
+        guard let plistutil = ExternalTool.find("plistutil") else {
+            Issue.record("plistutil (libplist-utils) is missing: cannot cross-check")
+            return
+        }
+        let doc = T.plist("<dict><key>bell\u{7}</key><string>esc\u{1B}[0m\u{1}</string></dict>")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xmlreader-ctl-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.plist"), output = dir.appendingPathComponent("out.plist")
+        try Data(doc.utf8).write(to: input)
+        let r = try ExternalTool.run(plistutil, ["-i", input.path, "-f", "bin", "-o", output.path])
+        #expect(r.status == 0)
+        // libplist's binary output, read back by Foundation, is the oracle.
+        let viaLibplist = T.foundation(try [UInt8](Data(contentsOf: output)))
+        #expect(viaLibplist == ["bell\u{7}": "esc\u{1B}[0m\u{1}"])
+        #expect(try T.read(doc) == viaLibplist)
     }
 }

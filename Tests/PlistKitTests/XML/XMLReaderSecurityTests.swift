@@ -111,6 +111,37 @@ import Glibc
         }
     }
 
+    /// Seeded byte-level mutations of every valid corpus file (flips, truncations, insertions of markup bytes):
+    /// each must give a value or a positioned `PlistError`, never a crash or a hang.
+    @Test func mutatedCorpusFilesNeverCrash() throws {
+        let dir = CorpusTests.root.appendingPathComponent("xml")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".plist") }.sorted()
+        #expect(files.count >= 20)
+        var rng = SeededGenerator(seed: 2024)
+        let interesting: [UInt8] = Array("<>/&;!?[]-\"'=#x0\u{0}".utf8) + [0xFF, 0xC3, 0xE2, 0x00]
+        var errors = 0
+        for file in files {
+            let original = try [UInt8](Data(contentsOf: dir.appendingPathComponent(file)))
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<Int.random(in: 1...4, using: &rng) where !bytes.isEmpty {
+                    let i = Int.random(in: 0..<bytes.count, using: &rng)
+                    switch Int.random(in: 0...3, using: &rng) {
+                    case 0: bytes[i] = interesting[Int.random(in: 0..<interesting.count, using: &rng)]
+                    case 1: bytes[i] ^= UInt8(1) << UInt8(Int.random(in: 0...7, using: &rng))
+                    case 2: bytes.removeSubrange(i...)
+                    default: bytes.insert(interesting[Int.random(in: 0..<interesting.count, using: &rng)], at: i)
+                    }
+                }
+                if let e = T.error(bytes) {
+                    errors += 1
+                    #expect(e.format == .xml && (e.offset != nil || e.line != nil), "\(file): \(e)")
+                }
+            }
+        }
+        #expect(errors > 1000, "mutations should mostly break documents (\(errors) errors)")
+    }
+
     @Test func gzipCompressedXMLThroughTheFacade() throws {
         guard let gzip = ExternalTool.find("gzip") else {
             Issue.record("gzip is not installed: cannot make compressed input")

@@ -196,6 +196,20 @@ import Testing
         }
     }
 
+    @Test func fullDefaultDepthIsWrittenWithoutExhaustingTheStack() throws {
+        // 512 levels (the default limit, Core Foundation's) alternating arrays and dictionaries, on a test thread.
+        var value: PlistValue = .data(Data([1, 2, 3]))
+        for level in 0..<512 { value = level % 2 == 0 ? [value] : ["k": value] }
+        let text = try Self.xml(value)
+        #expect(text.contains(String(repeating: "\t", count: 8) + "AQID\n"))
+        var json: PlistValue = true
+        for level in 0..<512 { json = level % 2 == 0 ? [json] : ["k": json] }
+        _ = try PropertyList.writeBytes(json, format: .json)
+        var one = json
+        one = [one]
+        #expect(throws: PlistError.self) { _ = try PropertyList.writeBytes(one, format: .json) }
+    }
+
     @Test func booleans() throws {
         #expect(try Self.xml([true, false]) == Self.document("<array>\n\t<true/>\n\t<false/>\n</array>\n"))
     }

@@ -1,0 +1,47 @@
+/// Remembers the key arrays (and lookup indexes) of recently decoded dictionaries by the raw bytes of their key
+/// references, so a run of records with the same keys — an array of dictionaries, as writers unique key strings —
+/// shares one `[String]` and one index instead of rebuilding and re-checking them per record.
+struct BinaryKeyCache {
+    struct Entry {
+        var keyRefs: Int
+        var count: Int
+        var keys: [String]
+        var index: [ExactKey: Int]?
+    }
+
+    private var entries: [Entry?] = Array(repeating: nil, count: 64)
+
+    /// The entry whose key references are byte-for-byte those at `keyRefs`, if any.
+    @inline(__always) func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
+        guard count >= 2, let entry = entries[Self.slot(base, keyRefs, count, refSize)], entry.count == count else {
+            return nil
+        }
+        let length = count * refSize
+        if entry.keyRefs == keyRefs { return entry }
+        var i = 0
+        while i + 8 <= length {
+            if base.loadUnaligned(fromByteOffset: entry.keyRefs + i, as: UInt64.self)
+                != base.loadUnaligned(fromByteOffset: keyRefs + i, as: UInt64.self) { return nil }
+            i += 8
+        }
+        while i < length {
+            if base.load(fromByteOffset: entry.keyRefs + i, as: UInt8.self) != base.load(fromByteOffset: keyRefs + i, as: UInt8.self) {
+                return nil
+            }
+            i += 1
+        }
+        return entry
+    }
+
+    mutating func store(keyRefs: Int, count: Int, refSize: Int, keys: [String], index: [ExactKey: Int]?, base: UnsafeRawPointer) {
+        guard count >= 2 else { return }
+        entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, keys: keys, index: index)
+    }
+
+    /// A slot chosen from the count and the first and last key references.
+    @inline(__always) private static func slot(_ base: UnsafeRawPointer, _ keyRefs: Int, _ count: Int, _ refSize: Int) -> Int {
+        let first = base.load(fromByteOffset: keyRefs + refSize - 1, as: UInt8.self)
+        let last = base.load(fromByteOffset: keyRefs + count * refSize - 1, as: UInt8.self)
+        return (Int(first) &* 31 &+ Int(last) &* 7 &+ count) & 63
+    }
+}

@@ -1,0 +1,459 @@
+import FoundationEssentials
+
+/// Decodes the objects of a `bplist00` document whose trailer has been validated.
+///
+/// Every object referenced more than once (a first pass counts references, `BinaryReferenceCounts`) is decoded
+/// once and remembered by its object index, so shared subtrees cost their size once; objects referenced once need no
+/// memo, and short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which Swift stores inline) are
+/// cheaper to decode again than to keep.
+/// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
+/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every first decode charges its byte span to a
+/// budget of twice the object area, so overlapping objects cannot multiply the work or memory beyond a constant
+/// factor of the input.
+struct BinaryObjectReader {
+    private let base: UnsafeRawPointer
+    private let trailer: BinaryTrailer
+    /// End of the object area (= start of the offset table).
+    private let objectsEnd: Int
+    private let maxDepth: Int
+    private let duplicateKeys: DuplicateKeyPolicy
+    private let strictDates: Bool
+    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short scalar, not kept),
+    /// `decodedOnce` (not kept: the counts say nothing else refers to it), or 1 + its position in `memo`.
+    private let slots: UnsafeMutablePointer<Int32>
+    /// Per object: how many references to it the file holds, saturated at 2 (nil: counting gave up, keep all).
+    private let referenceCounts: UnsafeMutablePointer<UInt8>?
+    private var memo: [PlistValue] = []
+    /// Whether the object being decoded is met for the first time (only then is its span charged to `budget`).
+    private var firstDecode = true
+    private var budget: Int
+    private var keyCache = BinaryKeyCache()
+    /// Per string object used as a key: 1 + the index of the first key object with the same scalars (0 = not yet
+    /// known). Duplicate detection then compares integers, and each key object is hashed once per document.
+    private let keyIDs: UnsafeMutablePointer<Int32>
+    private var keyIntern: [ExactKey: Int32] = [:]
+
+    private static let notStarted: Int32 = 0
+    private static let inProgress: Int32 = -1
+    private static let decodedInline: Int32 = -2
+    private static let decodedOnce: Int32 = -3
+
+    /// Decodes the root object of `bytes` (which `trailer` describes).
+    static func readRoot(_ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions) throws -> PlistValue {
+        guard let base = bytes.baseAddress else {
+            throw BinaryTrailer.error(.truncated, "empty input", at: 0)
+        }
+        let count = trailer.objectCount
+        guard count < Int(Int32.max) else {
+            throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 1) objects", at: bytes.count - 24)
+        }
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        slots.initialize(repeating: notStarted, count: count)
+        let keyIDs = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        keyIDs.initialize(repeating: 0, count: count)
+        let counts = BinaryReferenceCounts.count(base: base, trailer: trailer)
+        defer {
+            keyIDs.deallocate()
+            slots.deallocate()
+            counts?.deallocate()
+        }
+        var reader = BinaryObjectReader(
+            base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
+            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots, referenceCounts: counts,
+            budget: 2 * trailer.offsetTableOffset, keyIDs: keyIDs)
+        return try reader.object(trailer.topObject, depth: 0)
+    }
+
+    // MARK: Objects
+
+    /// The value of object `index`. `keep` memoises even a short scalar (dictionary keys: few objects, many uses).
+    @inline(__always) private mutating func object(_ index: Int, depth: Int, keep: Bool = false) throws -> PlistValue {
+        let slot = slots[index]
+        if slot > 0 { return memo[Int(slot) - 1] }
+        if slot == Self.inProgress {
+            throw error(.cycle, "object \(index) contains itself (reference cycle)", at: try objectOffset(index))
+        }
+        let offset = try objectOffset(index)
+        // A short scalar decoded again costs nothing new; anything else is charged again (the counts never miss a
+        // reference, but the bound should not depend on that).
+        firstDecode = slot != Self.decodedInline
+        let value = try decode(index, at: offset, depth: depth)
+        if slot == Self.notStarted {
+            if !keep, Self.isInline(value) {
+                slots[index] = Self.decodedInline
+            } else if !keep, let counts = referenceCounts, counts[index] < 2 {
+                slots[index] = Self.decodedOnce
+            } else {
+                memo.append(value)
+                slots[index] = Int32(memo.count)
+            }
+        } else {
+            slots[index] = slot  // a repeated decode: undo `enter`'s in-progress mark
+        }
+        return value
+    }
+
+    /// Values that hold no heap storage worth sharing: decoding them again is cheaper than remembering them.
+    @inline(__always) private static func isInline(_ value: PlistValue) -> Bool {
+        switch value {
+        case .integer, .real, .bool, .date, .uid: return true
+        case .string(let s): return s.utf8.count <= 15
+        default: return false
+        }
+    }
+
+    /// The offset of object `index`, checked to lie inside the object area.
+    @inline(__always) private func objectOffset(_ index: Int) throws -> Int {
+        let entry = trailer.offsetTableOffset + index * trailer.offsetSize
+        let offset = readUInt(at: entry, size: trailer.offsetSize)
+        guard offset >= UInt64(BinaryTrailer.headerSize), offset < UInt64(objectsEnd) else {
+            let place = offset < UInt64(BinaryTrailer.headerSize) ? "into the header" : "past the object area"
+            throw error(.invalidReference, "offset \(offset) of object \(index) points \(place)", at: entry)
+        }
+        return Int(offset)
+    }
+
+    private mutating func decode(_ index: Int, at offset: Int, depth: Int) throws -> PlistValue {
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            if marker == 0x08 { return .bool(false) }
+            if marker == 0x09 { return .bool(true) }
+        case 0x1: return try integer(low, at: offset)
+        case 0x2: return try real(low, at: offset)
+        case 0x3: if marker == 0x33 { return try date(at: offset) }
+        case 0x4:
+            let (start, count) = try payload(low, unit: 1, at: offset)
+            return .data(Data(bytes: base + start, count: count))
+        case 0x5: return try asciiString(low, at: offset)
+        case 0x6: return try utf16String(low, at: offset)
+        case 0x8: return try uid(low, at: offset)
+        case 0xA: return try array(index, low, at: offset, depth: depth)
+        case 0xD: return try dictionary(index, low, at: offset, depth: depth)
+        default: break
+        }
+        let hex = String(marker, radix: 16)
+        throw error(.syntax, "unknown object marker 0x\(hex.count == 1 ? "0" + hex : hex)", at: offset)
+    }
+
+    // MARK: Scalars
+
+    private func integer(_ low: Int, at offset: Int) throws -> PlistValue {
+        guard low <= 4 else {
+            throw error(.syntax, "integer with \(low > 8 ? "more than 256" : String(1 << low)) bytes (only 1, 2, 4, 8 and 16 exist)", at: offset)
+        }
+        let size = 1 << low
+        try need(offset + 1 + size, "integer", at: offset)
+        switch size {
+        case 16:
+            // Signed 128-bit: accepted only inside −2^63 … 2^64−1, the range every plist integer has.
+            let high = Int64(bitPattern: readUInt(at: offset + 1, size: 8))
+            let lowBits = readUInt(at: offset + 9, size: 8)
+            if high == 0 { return .integer(PlistInteger(lowBits)) }
+            if high == -1, lowBits >= 1 << 63 { return .integer(PlistInteger(Int64(bitPattern: lowBits))) }
+            throw error(.integerOutOfRange, "16-byte integer outside −2^63 … 2^64−1", at: offset)
+        case 8:
+            return .integer(PlistInteger(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
+        default:
+            return .integer(PlistInteger(Int64(readUInt(at: offset + 1, size: size))))
+        }
+    }
+
+    private func real(_ low: Int, at offset: Int) throws -> PlistValue {
+        switch low {
+        case 2:
+            try need(offset + 5, "real", at: offset)
+            return .real(PlistReal(Float(bitPattern: UInt32(readUInt(at: offset + 1, size: 4)))))
+        case 3:
+            try need(offset + 9, "real", at: offset)
+            return .real(PlistReal(Double(bitPattern: readUInt(at: offset + 1, size: 8))))
+        default:
+            throw error(.syntax, "real with \(1 << low) bytes (only 4 and 8 exist)", at: offset)
+        }
+    }
+
+    private func date(at offset: Int) throws -> PlistValue {
+        try need(offset + 9, "date", at: offset)
+        let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
+        if strictDates, !seconds.isFinite {
+            throw error(.invalidValue, "date is \(seconds), not a finite number of seconds", at: offset)
+        }
+        return .date(PlistDate(secondsSinceReferenceDate: seconds))
+    }
+
+    private func uid(_ low: Int, at offset: Int) throws -> PlistValue {
+        let size = low + 1
+        try need(offset + 1 + size, "UID", at: offset)
+        var value: UInt64 = 0
+        for i in 0..<size {
+            if size - i > 8, base.load(fromByteOffset: offset + 1 + i, as: UInt8.self) != 0 {
+                throw error(.integerOutOfRange, "UID does not fit in 64 bits", at: offset)
+            }
+            value = value << 8 | UInt64(base.load(fromByteOffset: offset + 1 + i, as: UInt8.self))
+        }
+        return .uid(UID(value))
+    }
+
+    private mutating func asciiString(_ low: Int, at offset: Int) throws -> PlistValue {
+        let (start, count) = try payload(low, unit: 1, at: offset)
+        let bytes = UnsafeRawBufferPointer(start: base + start, count: count)
+        if let bad = Self.firstNonASCII(bytes) {
+            throw error(.encoding, "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string", at: start + bad)
+        }
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private mutating func utf16String(_ low: Int, at offset: Int) throws -> PlistValue {
+        let (start, units) = try payload(low, unit: 2, at: offset)
+        let p = base + start
+        var failure: Int?
+        // At most 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units).
+        let string = String(unsafeUninitializedCapacity: units * 3) { out -> Int in
+            var o = 0
+            var i = 0
+            while i < units {
+                let u = UInt16(p.load(fromByteOffset: 2 * i, as: UInt8.self)) << 8
+                    | UInt16(p.load(fromByteOffset: 2 * i + 1, as: UInt8.self))
+                i += 1
+                if u < 0x80 {
+                    out[o] = UInt8(u); o += 1
+                } else if u < 0x800 {
+                    out[o] = UInt8(0xC0 | u >> 6); out[o + 1] = UInt8(0x80 | u & 0x3F); o += 2
+                } else if u & 0xF800 != 0xD800 {
+                    out[o] = UInt8(0xE0 | u >> 12); out[o + 1] = UInt8(0x80 | (u >> 6) & 0x3F)
+                    out[o + 2] = UInt8(0x80 | u & 0x3F); o += 3
+                } else {
+                    guard u < 0xDC00, i < units else { failure = i - 1; return o }
+                    let v = UInt16(p.load(fromByteOffset: 2 * i, as: UInt8.self)) << 8
+                        | UInt16(p.load(fromByteOffset: 2 * i + 1, as: UInt8.self))
+                    guard v & 0xFC00 == 0xDC00 else { failure = i - 1; return o }
+                    i += 1
+                    let scalar = 0x10000 + (UInt32(u & 0x3FF) << 10 | UInt32(v & 0x3FF))
+                    out[o] = UInt8(0xF0 | scalar >> 18); out[o + 1] = UInt8(0x80 | (scalar >> 12) & 0x3F)
+                    out[o + 2] = UInt8(0x80 | (scalar >> 6) & 0x3F); out[o + 3] = UInt8(0x80 | scalar & 0x3F)
+                    o += 4
+                }
+            }
+            return o
+        }
+        if let failure {
+            throw error(.encoding, "lone UTF-16 surrogate in a string", at: start + 2 * failure)
+        }
+        return .string(string)
+    }
+
+    // MARK: Collections
+
+    private mutating func array(_ index: Int, _ low: Int, at offset: Int, depth: Int) throws -> PlistValue {
+        let (refs, count) = try payload(low, unit: trailer.refSize, at: offset)
+        try enter(index, depth: depth, at: offset)
+        var elements = [PlistValue]()
+        elements.reserveCapacity(count)
+        let refSize = trailer.refSize
+        for i in 0..<count {
+            let ref = try reference(at: refs + i * refSize)
+            do {
+                elements.append(try object(ref, depth: depth + 1))
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
+                throw e
+            }
+        }
+        return .array(elements)
+    }
+
+    private mutating func dictionary(_ index: Int, _ low: Int, at offset: Int, depth: Int) throws -> PlistValue {
+        let (keyRefs, count) = try payload(low, unit: 2 * trailer.refSize, at: offset)
+        try enter(index, depth: depth, at: offset)
+        let refSize = trailer.refSize
+        let valueRefs = keyRefs + count * refSize
+        // Dictionaries with the very same key objects (an array of records) share one key array and lookup index.
+        let cached = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
+        var keys: [String]
+        var duplicate: Int?
+        if let cached {
+            keys = cached.keys
+        } else {
+            keys = []
+            keys.reserveCapacity(count)
+            for i in 0..<count {
+                let keyRef = try reference(at: keyRefs + i * refSize)
+                guard case .string(let key) = try object(keyRef, depth: depth + 1, keep: true) else {
+                    throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
+                }
+                keys.append(key)
+            }
+            if count <= PlistDictionary.indexThreshold {
+                duplicate = try firstDuplicateID(keyRefs: keyRefs, count: count, keys: keys)
+            }
+        }
+        var values = [PlistValue]()
+        values.reserveCapacity(count)
+        for i in 0..<count {
+            let valueRef = try reference(at: valueRefs + i * refSize)
+            do {
+                values.append(try object(valueRef, depth: depth + 1))
+            } catch var e as PlistError {
+                e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
+                throw e
+            }
+        }
+        var dict = PlistDictionary()
+        if let cached {
+            dict._keys = keys
+            dict._values = values
+            dict._index = cached.index
+            return .dictionary(dict)
+        }
+        // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
+        var lookup: [ExactKey: Int]?
+        if count > PlistDictionary.indexThreshold {
+            duplicate = Self.firstDuplicate(keys, index: &lookup)
+        }
+        if let duplicate {
+            if duplicateKeys == .reject {
+                let keyRef = try reference(at: keyRefs + duplicate * refSize)
+                throw error(.duplicateKey, "duplicate dictionary key \"\(keys[duplicate])\"", at: try objectOffset(keyRef))
+            }
+            for (key, value) in zip(keys, values) {
+                if let existing = dict.index(forKey: key) {
+                    if duplicateKeys == .lastWins { dict._values[existing] = value }
+                } else {
+                    dict.appendNew(key, value)
+                }
+            }
+            return .dictionary(dict)
+        }
+        dict._keys = keys
+        dict._values = values
+        dict._index = lookup
+        keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
+        return .dictionary(dict)
+    }
+
+    /// The position of the first key equal (by exact scalars) to an earlier one, for a dictionary past
+    /// `PlistDictionary`'s index threshold; builds its lookup index on the way (returned in `index`).
+    private static func firstDuplicate(_ keys: [String], index: inout [ExactKey: Int]?) -> Int? {
+        var built = [ExactKey: Int](minimumCapacity: keys.count)
+        for i in 0..<keys.count where built.updateValue(i, forKey: ExactKey(keys[i])) != nil { return i }
+        index = built
+        return nil
+    }
+
+    /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities
+    /// (see `keyIDs`), so each distinct key object is hashed once per document rather than compared per pair.
+    private mutating func firstDuplicateID(keyRefs: Int, count: Int, keys: [String]) throws -> Int? {
+        guard count > 1 else { return nil }
+        let refSize = trailer.refSize
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
+            for j in 0..<count {
+                let ref = try reference(at: keyRefs + j * refSize)
+                var id = keyIDs[ref]
+                if id == 0 {
+                    id = Int32(ref + 1)
+                    if let first = keyIntern.updateValue(id, forKey: ExactKey(keys[j])) {
+                        keyIntern[ExactKey(keys[j])] = first
+                        id = first
+                    }
+                    keyIDs[ref] = id
+                }
+                ids[j] = id
+                var i = 0
+                while i < j {
+                    if ids[i] == id { return j }
+                    i += 1
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Marks a container as being decoded, after checking the depth cap.
+    private mutating func enter(_ index: Int, depth: Int, at offset: Int) throws {
+        guard depth < maxDepth else {
+            throw error(.depthLimit, "nesting deeper than \(maxDepth) levels", at: offset)
+        }
+        slots[index] = Self.inProgress
+    }
+
+    @inline(__always) private func reference(at position: Int) throws -> Int {
+        let ref = readUInt(at: position, size: trailer.refSize)
+        guard ref < UInt64(trailer.objectCount) else {
+            throw error(.invalidReference, "object reference \(ref) is not below the object count \(trailer.objectCount)", at: position)
+        }
+        return Int(ref)
+    }
+
+    // MARK: Lengths and bounds
+
+    /// Reads the length of a data, string or collection object and checks that `length × unit` bytes follow inside
+    /// the object area — before anything is allocated. Returns where the payload starts and the length.
+    private mutating func payload(_ low: Int, unit: Int, at offset: Int) throws -> (start: Int, count: Int) {
+        var count = low
+        var start = offset + 1
+        if low == 0xF {
+            try need(offset + 2, "length", at: offset)
+            let m = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+            guard m >> 4 == 0x1, m & 0x0F <= 3 else {
+                throw error(.syntax, "length of the object is not a 1, 2, 4 or 8-byte integer", at: offset + 1)
+            }
+            let size = 1 << Int(m & 0x0F)
+            try need(offset + 2 + size, "length", at: offset)
+            let value = readUInt(at: offset + 2, size: size)
+            // Anything longer than the object area cannot fit; this also keeps `count * unit` from overflowing.
+            guard value <= UInt64(objectsEnd) else {
+                throw error(.truncated, "object claims \(value) elements, more than the file holds", at: offset)
+            }
+            count = Int(value)
+            start = offset + 2 + size
+        }
+        let end = start + count * unit
+        guard end <= objectsEnd else {
+            throw error(.truncated, "object of \(count) × \(unit) bytes runs past the object area (which ends at \(objectsEnd))", at: offset)
+        }
+        if firstDecode { budget -= end - offset }
+        guard budget >= 0 else {
+            throw error(.invalidReference, "objects overlap: decoding would exceed twice the input size", at: offset)
+        }
+        return (start, count)
+    }
+
+    @inline(__always) private func need(_ end: Int, _ what: StaticString, at offset: Int) throws {
+        guard end <= objectsEnd else {
+            throw error(.truncated, "\(what) runs past the object area (which ends at \(objectsEnd))", at: offset)
+        }
+    }
+
+    @inline(__always) private func readUInt(at offset: Int, size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in 0..<size { v = v << 8 | UInt64(base.load(fromByteOffset: offset + i, as: UInt8.self)) }
+            return v
+        }
+    }
+
+    /// Index of the first byte ≥ 0x80, eight bytes at a time.
+    private static func firstNonASCII(_ b: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let n = b.count
+        while i + 8 <= n {
+            if b.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        while i < n {
+            if b[i] >= 0x80 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func error(_ kind: PlistError.Kind, _ message: String, at offset: Int) -> PlistError {
+        BinaryTrailer.error(kind, message, at: offset)
+    }
+}

@@ -1,0 +1,269 @@
+import FoundationEssentials
+
+/// The object list of a binary plist being written, built by one pre-order walk of the value (dictionary keys
+/// before values, as Core Foundation and Python order them).
+///
+/// Scalars are encoded as soon as they are first met: their bytes do not depend on the reference width, which is
+/// only known once every object is counted. Containers store their header here and reserve slots in `refs` that
+/// are filled in as their children get numbers. `BinaryWriter` then interleaves the two into the file.
+struct BinaryObjectTable {
+    /// Encoded scalars and container headers, in object order.
+    private(set) var body: [UInt8] = []
+    /// Object numbers referenced by containers, in object order.
+    private(set) var refs: [Int] = []
+    /// Per object: where its bytes end in `body` and its references end in `refs` (they start where the previous
+    /// object's end).
+    private(set) var bodyEnds: [Int] = []
+    private(set) var refsEnds: [Int] = []
+
+    private let sortKeys: Bool
+    private let maxDepth: Int
+
+    /// Uniquing of scalars by their encoded bytes (see `BinaryScalarTable`).
+    private var scalars = BinaryScalarTable()
+
+    init(options: PlistWriteOptions) {
+        sortKeys = options.sortKeys
+        maxDepth = options.maxDepth
+        body.reserveCapacity(4096)
+    }
+
+    var objectCount: Int { bodyEnds.count }
+
+    /// Numbers `value` and everything below it; returns its object number.
+    mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
+        guard bodyEnds.count < Int(Int32.max) - 1 else {
+            throw PlistError(.sizeLimit, "more than \(Int32.max - 1) objects to write", format: .binary)
+        }
+        let start = body.count
+        switch value {
+        case .string(let s): return addString(s)
+        case .integer(let i):
+            appendInteger(i)
+        case .real(let r):
+            if r.isFloat32 {
+                body.append(0x22)
+                appendBigEndian(UInt64(Float(r.value).bitPattern), size: 4)
+            } else {
+                body.append(0x23)
+                appendBigEndian(r.value.bitPattern, size: 8)
+            }
+        case .bool(let b):
+            body.append(b ? 0x09 : 0x08)
+        case .date(let d):
+            body.append(0x33)
+            appendBigEndian(d.secondsSinceReferenceDate.bitPattern, size: 8)
+        case .data(let d):
+            appendSize(0x40, d.count)
+            d.withUnsafeBytes { body.append(contentsOf: $0) }
+        case .uid(let u):
+            // Not uniqued: Python's writer shares UIDs only by identity, which a value type cannot have.
+            let size = u.value < 1 << 8 ? 1 : u.value < 1 << 16 ? 2 : u.value < 1 << 32 ? 4 : 8
+            body.append(0x80 | UInt8(size - 1))
+            appendBigEndian(u.value, size: size)
+            return newObject()
+        case .array(let elements):
+            try checkDepth(depth)
+            let (number, slots) = startContainer(0xA0, count: elements.count, refCount: elements.count)
+            var i = slots
+            for element in elements {
+                refs[i] = try add(element, depth: depth + 1)
+                i += 1
+            }
+            return number
+        case .dictionary(let dict):
+            try checkDepth(depth)
+            let count = dict.count
+            let (number, slots) = startContainer(0xD0, count: count, refCount: 2 * count)
+            let keys = dict._keys
+            let values = dict._values
+            if sortKeys, let order = Self.sortedOrder(keys) {
+                for j in 0..<count { refs[slots + j] = addString(keys[order[j]]) }
+                for j in 0..<count { refs[slots + count + j] = try add(values[order[j]], depth: depth + 1) }
+            } else {
+                for j in 0..<count { refs[slots + j] = addString(keys[j]) }
+                for j in 0..<count { refs[slots + count + j] = try add(values[j], depth: depth + 1) }
+            }
+            return number
+        }
+        return uniqueScalar(from: start)
+    }
+
+    private func checkDepth(_ depth: Int) throws {
+        guard depth < maxDepth else {
+            throw PlistError(.depthLimit, "value nests deeper than \(maxDepth) levels", format: .binary)
+        }
+    }
+
+    // MARK: Objects
+
+    /// Ends a scalar whose bytes were appended from `start`: an earlier object with the same bytes is reused (and the
+    /// copy dropped), otherwise this becomes a new object.
+    @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
+        let number = bodyEnds.count
+        let found = body.withUnsafeBytes { bytes in
+            bodyEnds.withUnsafeBufferPointer { ends in
+                scalars.existing(from: start, in: bytes, ends: ends, newObject: number)
+            }
+        }
+        if let found {
+            body.removeLast(body.count - start)
+            return found
+        }
+        return newObject()
+    }
+
+    /// Records the bytes appended since the previous object as a new object.
+    @inline(__always) private mutating func newObject() -> Int {
+        let number = bodyEnds.count
+        bodyEnds.append(body.count)
+        refsEnds.append(refs.count)
+        return number
+    }
+
+    /// Appends a container header and reserves `refCount` reference slots; returns its number and first slot.
+    private mutating func startContainer(_ token: UInt8, count: Int, refCount: Int) -> (Int, Int) {
+        appendSize(token, count)
+        let slots = refs.count
+        refs.append(contentsOf: repeatElement(0, count: refCount))
+        return (newObject(), slots)
+    }
+
+    private mutating func addString(_ s: String) -> Int {
+        let start = body.count
+        var s = s
+        s.withUTF8 { utf8 in
+            if Self.isASCII(utf8) {
+                appendSize(0x50, utf8.count)
+                body.append(contentsOf: utf8)
+            } else {
+                appendUTF16(utf8)
+            }
+        }
+        return uniqueScalar(from: start)
+    }
+
+    /// Writes a non-ASCII string as `0x6n` + UTF-16BE; the count is in UTF-16 code units.
+    private mutating func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var units = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 {
+            units += byte >= 0xF0 ? 2 : 1
+        }
+        appendSize(0x60, units)
+        let start = body.count
+        body.append(contentsOf: repeatElement(0, count: 2 * units))
+        body.withUnsafeMutableBufferPointer { out in
+            var o = start
+            var i = 0
+            let n = utf8.count
+            @inline(__always) func put(_ u: UInt32) {
+                out[o] = UInt8(truncatingIfNeeded: u >> 8)
+                out[o + 1] = UInt8(truncatingIfNeeded: u)
+                o += 2
+            }
+            // The input is valid UTF-8 (it comes from a Swift String), so no checks are needed.
+            while i < n {
+                let b0 = UInt32(utf8[i])
+                if b0 < 0x80 {
+                    put(b0); i += 1
+                } else if b0 < 0xE0 {
+                    put((b0 & 0x1F) << 6 | UInt32(utf8[i + 1] & 0x3F)); i += 2
+                } else if b0 < 0xF0 {
+                    put((b0 & 0x0F) << 12 | UInt32(utf8[i + 1] & 0x3F) << 6 | UInt32(utf8[i + 2] & 0x3F)); i += 3
+                } else {
+                    let scalar = (b0 & 0x07) << 18 | UInt32(utf8[i + 1] & 0x3F) << 12
+                        | UInt32(utf8[i + 2] & 0x3F) << 6 | UInt32(utf8[i + 3] & 0x3F)
+                    let v = scalar - 0x10000
+                    put(0xD800 | v >> 10)
+                    put(0xDC00 | v & 0x3FF)
+                    i += 4
+                }
+            }
+        }
+    }
+
+    private mutating func appendInteger(_ i: PlistInteger) {
+        if i.isNegative {
+            body.append(0x13)
+            appendBigEndian(i.bitPattern, size: 8)
+        } else if i.exceedsInt64 {
+            // Above Int64.max: a 16-byte signed integer whose high half is zero.
+            body.append(0x14)
+            appendBigEndian(0, size: 8)
+            appendBigEndian(i.bitPattern, size: 8)
+        } else {
+            let v = i.bitPattern
+            let size = v < 1 << 8 ? 1 : v < 1 << 16 ? 2 : v < 1 << 32 ? 4 : 8
+            body.append(0x10 | UInt8(size.trailingZeroBitCount))
+            appendBigEndian(v, size: size)
+        }
+    }
+
+    /// A marker with a length: in the low nibble when < 15, else `0x?F` followed by a minimal integer.
+    private mutating func appendSize(_ token: UInt8, _ count: Int) {
+        if count < 15 {
+            body.append(token | UInt8(count))
+            return
+        }
+        body.append(token | 0x0F)
+        let v = UInt64(count)
+        let size = v < 1 << 8 ? 1 : v < 1 << 16 ? 2 : v < 1 << 32 ? 4 : 8
+        body.append(0x10 | UInt8(size.trailingZeroBitCount))
+        appendBigEndian(v, size: size)
+    }
+
+    @inline(__always) private mutating func appendBigEndian(_ v: UInt64, size: Int) {
+        var shift = 8 * (size - 1)
+        while shift >= 0 {
+            body.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    private static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = b.count
+        if let p = b.baseAddress {
+            let raw = UnsafeRawPointer(p)
+            while i + 8 <= n {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                i += 8
+            }
+        }
+        while i < n {
+            if b[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The positions of `keys` in Unicode scalar order, or nil when they are already in that order.
+    private static func sortedOrder(_ keys: [String]) -> [Int]? {
+        var sorted = true
+        var i = 1
+        while i < keys.count {
+            if !Self.scalarLess(keys[i - 1], keys[i]) { sorted = false; break }
+            i += 1
+        }
+        if sorted { return nil }
+        return keys.indices.sorted { Self.scalarLess(keys[$0], keys[$1]) }
+    }
+
+    /// `PlistKeyOrder.scalarLess` over contiguous UTF-8 (same order: UTF-8 byte order is scalar order).
+    @inline(__always) static func scalarLess(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                let n = min(pa.count, pb.count)
+                var i = 0
+                while i < n {
+                    let x = pa[i], y = pb[i]
+                    if x != y { return x < y }
+                    i += 1
+                }
+                return pa.count < pb.count
+            }
+        }
+    }
+}

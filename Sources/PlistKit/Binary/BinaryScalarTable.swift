@@ -1,0 +1,125 @@
+/// Finds an earlier object with exactly the same encoded bytes: the writer's uniquing of scalars by value.
+///
+/// Each scalar type has one canonical encoding per value (minimal integers, reals and dates by bit pattern and
+/// width, strings as ASCII when they can be, data as is) and the marker byte separates the types, so equal
+/// encodings mean equal values of the same type. Working on bytes avoids hashing and comparing `String`s through
+/// `Hasher`/`UTF8View`, which dominated the cost of writing. Open addressing with linear probing; the hash is
+/// seeded per writer so crafted inputs cannot force collisions predictably.
+struct BinaryScalarTable {
+    private struct Slot {
+        /// The high half of the hash (the low bits pick the slot).
+        var hash: UInt32
+        /// Object number + 1 (0 = empty).
+        var object: Int32
+        /// Where the object's bytes start in the body buffer.
+        var start: Int
+    }
+
+    private var slots: [Slot]
+    private var mask: Int
+    private var count = 0
+    private let seed: UInt64
+
+    init() {
+        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: 1024)
+        mask = 1023
+        var generator = SystemRandomNumberGenerator()
+        seed = generator.next() | 1
+    }
+
+    /// The earlier object whose encoding equals `body[start...]` (the bytes just appended); otherwise records
+    /// `newObject` as their owner and returns nil. Object `o`'s bytes are `body[ends[o - 1] ..< ends[o]]`.
+    mutating func existing(
+        from start: Int, in body: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>, newObject: Int
+    ) -> Int? {
+        // Grow before probing, while every recorded object has its end in `ends`.
+        if count * 2 > mask { grow(ends: ends, body: body) }
+        let bytes = UnsafeRawBufferPointer(rebasing: body[start...])
+        let n = bytes.count
+        let h = Self.hash(bytes, seed: seed)
+        let tag = UInt32(truncatingIfNeeded: h >> 32)
+        let mask = self.mask
+        let found: Int? = slots.withUnsafeMutableBufferPointer { table in
+            var i = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let slot = table[i]
+                if slot.object == 0 {
+                    table[i] = Slot(hash: tag, object: Int32(truncatingIfNeeded: newObject + 1), start: start)
+                    return nil
+                }
+                // Encodings are prefix-free (the marker fixes the length), so an earlier object whose bytes begin
+                // with all of this encoding is this value.
+                if slot.hash == tag, slot.start + n <= start,
+                   Self.equal(bytes, UnsafeRawBufferPointer(rebasing: body[slot.start..<(slot.start + n)])) {
+                    return Int(slot.object) - 1
+                }
+                i = (i + 1) & mask
+            }
+        }
+        if found == nil { count += 1 }
+        return found
+    }
+
+    /// Doubles the table; hashes are recomputed from the bytes (slots keep only part of them).
+    private mutating func grow(ends: UnsafeBufferPointer<Int>, body: UnsafeRawBufferPointer) {
+        let old = slots
+        let capacity = (mask + 1) * 2
+        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: capacity)
+        mask = capacity - 1
+        for slot in old where slot.object != 0 {
+            let o = Int(slot.object) - 1
+            let h = Self.hash(UnsafeRawBufferPointer(rebasing: body[slot.start..<ends[o]]), seed: seed)
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i].object != 0 { i = (i + 1) & mask }
+            slots[i] = slot
+        }
+    }
+
+    /// A seeded hash over 8-byte words (short tails read as overlapping words, not byte by byte).
+    @inline(__always) private static func hash(_ b: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        let n = b.count
+        var h = seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15)
+        guard let p = b.baseAddress else { return mix(h) }
+        if n >= 8 {
+            var i = 0
+            while i + 8 <= n {
+                h = mix(h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i += 8
+            }
+            if i < n { h = mix(h ^ p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) }
+        } else if n >= 4 {
+            let a = UInt64(p.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+            let b = UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+            h = mix(h ^ (a << 32 | b))
+        } else {
+            var tail: UInt64 = 0
+            for i in 0..<n { tail = tail << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            h = mix(h ^ tail)
+        }
+        return mix(h)
+    }
+
+    @inline(__always) private static func mix(_ x: UInt64) -> UInt64 {
+        // The 64-bit finaliser of MurmurHash3: full avalanche in a few multiplies.
+        var z = x &* 0xFF51_AFD7_ED55_8CCD
+        z ^= z >> 33
+        z = z &* 0xC4CE_B9FE_1A85_EC53
+        return z ^ (z >> 29)
+    }
+
+    @inline(__always) private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let n = a.count
+        var i = 0
+        while i + 8 <= n {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < n {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,110 @@
+/// A growable output buffer on raw memory, for writers whose time goes into many short appends (`ByteWriter`'s
+/// `Array` appends pay a generic copy and a uniqueness check each).
+///
+/// Not a value type in spirit: the owner creates one, appends, calls `finish()` exactly once (which frees the
+/// memory), and never copies it.
+struct RawOutput {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1 << 16) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// The bytes written, as an array; frees the buffer. The value must not be used afterwards.
+    mutating func finish() -> [UInt8] {
+        let n = count
+        let out = [UInt8](unsafeUninitializedCapacity: n) { buf, initialized in
+            if n > 0 { buf.baseAddress!.update(from: base, count: n) }
+            initialized = n
+        }
+        discard()
+        return out
+    }
+
+    /// Frees the buffer without producing output (for error paths).
+    mutating func discard() {
+        base.deallocate()
+        base = .allocate(capacity: 1)
+        capacity = 0
+        count = 0
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always) mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    @inline(never) private mutating func grow(_ needed: Int) {
+        var newCapacity = max(capacity * 2, 64)
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func append(_ s: StaticString) {
+        let n = s.utf8CodeUnitCount
+        reserve(n)
+        (base + count).update(from: s.utf8Start, count: n)
+        count += n
+    }
+
+    @inline(__always) mutating func append(contentsOf buffer: UnsafeBufferPointer<UInt8>) {
+        let n = buffer.count
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).update(from: buffer.baseAddress!, count: n)
+        count += n
+    }
+
+    /// Appends at most `maxCount` bytes that `body` writes in place and counts.
+    @inline(__always) mutating func append(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maxCount)
+        count += body(base + count)
+    }
+
+    @inline(__always) mutating func appendTabs(_ n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: 0x09, count: n)
+        count += n
+    }
+
+    @inline(__always) mutating func appendSpaces(_ n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: 0x20, count: n)
+        count += n
+    }
+
+    /// Appends a string's UTF-8.
+    @inline(__always) mutating func append(utf8 s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            var copy = s
+            copy.withUTF8 { append(contentsOf: $0) }
+        }
+    }
+
+    @inline(__always) mutating func appendDecimal(_ v: PlistInteger) {
+        append(maxCount: NumberFormatting.maxDecimalLength) { NumberFormatting.writeDecimal(v, into: $0) }
+    }
+
+    @inline(__always) mutating func appendDecimal(_ v: UInt64) {
+        append(maxCount: NumberFormatting.maxDecimalLength) { NumberFormatting.writeDecimal(v, negative: false, into: $0) }
+    }
+
+    @inline(__always) mutating func appendG17(_ v: Double) {
+        append(maxCount: NumberFormatting.maxG17Length) { NumberFormatting.writeG17(v, into: $0) }
+    }
+}

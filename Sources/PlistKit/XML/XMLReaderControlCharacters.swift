@@ -1,0 +1,111 @@
+/// Raw C0 control characters (U+0000…U+0008, U+000B, U+000C, U+000E…U+001F) in UTF-8 documents.
+///
+/// They are not XML characters, but Core Foundation writes them unescaped inside strings and reads them back, and so
+/// does libplist; Python's plistlib rejects them. So that every document CF writes can be read, each such byte is
+/// swapped, before libxml2 sees it, for a private-use stand-in (U+10FF00 + the byte, four bytes of UTF-8), and the
+/// stand-ins are swapped back in element text. Outside text (in a tag name, say) a stand-in is still an error. A
+/// document that already contains U+10FF00…U+10FF1F is left alone (and its control characters rejected), so the
+/// swap can never be confused with real text.
+enum XMLReaderControlCharacters {
+    /// The UTF-8 lead bytes shared by every stand-in: F4 8F BC, then 0x80 + the control byte.
+    private static let lead: (UInt8, UInt8, UInt8) = (0xF4, 0x8F, 0xBC)
+
+    @inline(__always)
+    private static func isControl(_ c: UInt8) -> Bool {
+        c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D
+    }
+
+    /// Whether `b` (UTF-8, or declared as such) has control characters to stand in for, and no stand-ins already.
+    static func applies(_ b: UnsafeRawBufferPointer, declaredEncodingIgnored: Bool) -> Bool {
+        var found = false
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if isControl(c) {
+                found = true
+            } else if c == lead.0, i + 2 < n, b[i + 1] == lead.1, b[i + 2] == lead.2 {
+                return false
+            }
+            i += 1
+        }
+        return found && (declaredEncodingIgnored || declaresUTF8OrNothing(b))
+    }
+
+    /// The document with every control byte replaced by its stand-in.
+    static func substitute(_ b: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(b.count + 64)
+        for c in b {
+            if isControl(c) {
+                out.append(lead.0); out.append(lead.1); out.append(lead.2); out.append(0x80 + c)
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Swaps stand-ins in element text back to the control bytes they replaced.
+    static func restore(_ text: inout [UInt8]) {
+        guard text.contains(lead.0) else { return }
+        var out = [UInt8]()
+        out.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            if text[i] == lead.0, i + 3 < text.count, text[i + 1] == lead.1, text[i + 2] == lead.2,
+               text[i + 3] >= 0x80, text[i + 3] < 0xA0 {
+                out.append(text[i + 3] - 0x80)
+                i += 4
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        text = out
+    }
+
+    /// Maps an offset in the substituted document back to the original (each stand-in is three bytes longer).
+    static func originalOffset(_ offset: Int, in substituted: UnsafeRawBufferPointer) -> Int {
+        var stand = 0
+        var i = 0
+        let end = min(offset, substituted.count)
+        while i < end {
+            if i + 3 < substituted.count, substituted[i] == lead.0, substituted[i + 1] == lead.1,
+               substituted[i + 2] == lead.2 {
+                stand += 1
+                i += 4
+            } else {
+                i += 1
+            }
+        }
+        return offset - 3 * stand
+    }
+
+    /// No `encoding=` in the XML declaration, or one naming UTF-8 (any case, with or without the hyphen).
+    private static func declaresUTF8OrNothing(_ b: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        guard starts(b, i, "<?xml") else { return true }
+        while i + 1 < b.count, !(b[i] == 0x3F && b[i + 1] == 0x3E) {  // up to "?>"
+            if starts(b, i, "encoding") {
+                i += 8
+                while i < b.count, b[i] == 0x20 || b[i] == 0x3D || b[i] == 0x22 || b[i] == 0x27 || b[i] == 0x09 { i += 1 }
+                var name = [UInt8]()
+                while i < b.count, b[i] != 0x22, b[i] != 0x27, b[i] != 0x20, name.count < 40 {
+                    name.append(b[i] >= 0x61 && b[i] <= 0x7A ? b[i] - 0x20 : b[i])
+                    i += 1
+                }
+                return name == Array("UTF-8".utf8) || name == Array("UTF8".utf8)
+            }
+            i += 1
+        }
+        return true
+    }
+
+    private static func starts(_ b: UnsafeRawBufferPointer, _ i: Int, _ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard i + count <= b.count else { return false }
+        return word.withUTF8Buffer { w in (0..<count).allSatisfy { b[i + $0] == w[$0] } }
+    }
+}
