@@ -56,8 +56,12 @@ import Testing
     @Test(.enabled(if: Landed.openStep, "the OpenStep reader/writer is not in this build yet"))
     func openStep() throws {
         // OpenStep has only strings, data, arrays and dictionaries: scalars are written as text and read back from it.
-        struct Flat: Codable, Equatable { var i: Int; var u: UInt8; var d: Double; var b: Bool; var s: String; var data: Data; var list: [Int] }
-        let f = Flat(i: -5, u: 200, d: 0.25, b: false, s: "quoted \"text\"", data: Data([1, 2, 255]), list: [1, 2])
+        struct Flat: Codable, Equatable {
+            var i: Int; var u: UInt8; var d: Double; var b: Bool; var s: String; var data: Data; var list: [Int]; var when: Date
+        }
+        let f = Flat(
+            i: -5, u: 200, d: 0.25, b: false, s: "quoted \"text\"", data: Data([1, 2, 255]), list: [1, 2],
+            when: Date(timeIntervalSinceReferenceDate: 123_456_789))
         #expect(try roundTrip(f, .openStep) == f)
     }
 
