@@ -12,6 +12,9 @@ final class PlistDecodingState: Decoder {
     /// The dictionaries of the live keyed containers; the containers themselves are an index into this.
     @exclusivity(unchecked) var keyedFrames: [KeyedReadFrame] = []
     var nextFrameID: UInt32 = 0
+    /// A direct-mapped cache from a `CodingKeys` type to where its containers found their keys, by lookup order.
+    @exclusivity(unchecked) private var positionCacheTypes = [UInt](repeating: 0, count: 64)
+    @exclusivity(unchecked) private var positionCache = [[Int32]](repeating: [], count: 64)
 
     init(value: PlistValue, userInfo: [CodingUserInfoKey: Any], scalarsFromStrings: Bool, path: [any CodingKey] = []) {
         current = value
@@ -85,7 +88,13 @@ final class PlistDecodingState: Decoder {
     /// A keyed container over `d`, registered as a frame of this level.
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, _ d: PlistDictionary, detachedPath: [any CodingKey]?) -> KeyedDecodingContainer<Key> {
         nextFrameID &+= 1
-        keyedFrames.append(KeyedReadFrame(dictionary: d, detachedPath: detachedPath, hint: 0, id: nextFrameID))
+        let t = UInt(bitPattern: ObjectIdentifier(Key.self))
+        let slot = Int(truncatingIfNeeded: (t >> 4) & 63)
+        if positionCacheTypes[slot] != t {
+            positionCacheTypes[slot] = t
+            positionCache[slot] = []
+        }
+        keyedFrames.append(KeyedReadFrame(dictionary: d, detachedPath: detachedPath, hint: 0, id: nextFrameID, cacheSlot: Int16(slot)))
         return KeyedDecodingContainer(PlistKeyedDecodingContainer<Key>(
             state: self, frame: Int32(keyedFrames.count - 1), id: nextFrameID, depth: detachedPath == nil ? Int32(path.depth) : -1))
     }
@@ -106,33 +115,47 @@ final class PlistDecodingState: Decoder {
                 codingPath: codingPath,
                 debugDescription: "A keyed decoding container was used after the value it belongs to was decoded."))
         }
-        let h = keyedFrames[f].hint
+        // The k-th lookup of a container usually asks for the same key, at the same position, as the k-th lookup
+        // of the previous container of its type (records of one type share their layout); else try after the last hit.
+        let k = Int(keyedFrames[f].lookups)
+        keyedFrames[f].lookups += 1
+        let slot = Int(keyedFrames[f].cacheSlot)
+        var h = keyedFrames[f].hint
+        if k < positionCache[slot].count { h = Int(positionCache[slot][k]) }
         let keys = keyedFrames[f].dictionary._keys
-        if h < keys.count, exactKeyEqual(keys[h], key) {
+        if h >= 0, h < keys.count, exactKeyEqual(keys[h], key) {
             keyedFrames[f].hint = h + 1
             return keyedFrames[f].dictionary._values[h]
         }
-        let i: Int
+        let i = findKey(key, in: f, from: h)
+        if k < positionCache[slot].count {
+            positionCache[slot][k] = Int32(i)
+        } else if k == positionCache[slot].count && k < 1024 {
+            positionCache[slot].append(Int32(i))
+        }
+        guard i >= 0 else { return nil }
+        keyedFrames[f].hint = i + 1
+        return keyedFrames[f].dictionary._values[i]
+    }
+
+    /// The position of `key` in keyed frame `f` (-1 when absent), scanning short dictionaries from `start`.
+    private func findKey(_ key: String, in f: Int, from start: Int) -> Int {
+        let keys = keyedFrames[f].dictionary._keys
+        let h = max(start, 0)
         if keyedFrames[f].dictionary._index == nil {
             // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared).
             let n = keys.count
-            var j = h < n ? h + 1 : 0
-            var found = -1
+            var j = h < n ? h : 0
             var probes = 0
             while probes < n {
                 if j >= n { j = 0 }
-                if exactKeyEqual(keys[j], key) { found = j; break }
+                if exactKeyEqual(keys[j], key) { return j }
                 j += 1
                 probes += 1
             }
-            guard found >= 0 else { return nil }
-            i = found
-        } else {
-            guard let k = keyedFrames[f].dictionary.index(forKey: key) else { return nil }
-            i = k
+            return -1
         }
-        keyedFrames[f].hint = i + 1
-        return keyedFrames[f].dictionary._values[i]
+        return keyedFrames[f].dictionary.index(forKey: key) ?? -1
     }
 
     /// The coding path with `element` appended, for errors.
@@ -150,4 +173,7 @@ struct KeyedReadFrame {
     /// Where the next lookup starts.
     var hint: Int
     let id: UInt32
+    /// This container's entry in the decoder's position cache, and how many lookups it has made.
+    let cacheSlot: Int16
+    var lookups: Int32 = 0
 }
