@@ -1,5 +1,215 @@
-import PlistKit
 import CSystem
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Bookmark data: persistent file references (placeholder until the Bookmarks issue lands).
-public enum Bookmark {}
+/// Bookmark data on Linux: persistent references to files that survive renames and moves, in Apple's
+/// `book` layout, with Linux identity (file handles, inode chain, birth time, volume) under reserved keys.
+///
+/// These are Apple's `URL.bookmarkData` / `URL(resolvingBookmarkData:)` semantics under this library's own
+/// names, so they cannot clash with Foundation if it ever gains the API on Linux.
+public enum Bookmark {
+    /// Creates bookmark data for the object at `url` (a final symlink is bookmarked, not followed).
+    ///
+    /// - Parameters:
+    ///   - options: Apple's creation options (raw values match); `.minimalBookmark` omits optional fields.
+    ///   - keys: resource keys whose current values are stored in the data (as Apple does, under string keys), for
+    ///     `resourceValues(forKeys:fromBookmarkData:)` later. Supported: `NSURLFileSizeKey`,
+    ///     `NSURLContentModificationDateKey`, `NSURLCreationDateKey`, `NSURLIsDirectoryKey`, `NSURLIsRegularFileKey`,
+    ///     `NSURLIsSymbolicLinkKey`, `NSURLNameKey`; other keys are ignored.
+    ///   - relativeTo: a directory; its relative path to the target is stored for `relocatedTree` resolution.
+    ///   - customValues: extra string values stored under the given string keys.
+    public static func create(for url: URL, options: BookmarkCreationOptions = [],
+                              includingResourceValuesForKeys keys: Set<String> = [],
+                              relativeTo: URL? = nil, customValues: [String: String] = [:]) throws(BookmarkError) -> [UInt8] {
+        guard url.isFileURL else { throw .invalidArgument("not a file URL: \(url)") }
+        return try create(path: url.path, options: options, includingResourceValuesForKeys: keys,
+                          relativeTo: relativeTo?.path, customValues: customValues)
+    }
+
+    /// Path form of `create(for:…)`.
+    public static func create(path: String, options: BookmarkCreationOptions = [],
+                              includingResourceValuesForKeys keys: Set<String> = [],
+                              relativeTo: String? = nil, customValues: [String: String] = [:],
+                              limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
+        let record = try record(path: Array(path.utf8), options: options, relativeTo: relativeTo.map { Array($0.utf8) })
+        var container = record.container()
+        var extra: [String: BookValue] = [:]
+        for (k, v) in customValues { extra[k] = .string(v) }
+        if !keys.isEmpty, case .success(let sx) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
+            let kind = FileKind(mode: sx.mode)
+            for key in keys {
+                switch key {
+                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: sx.size))
+                case "NSURLContentModificationDateKey":
+                    extra[key] = .date(Double(sx.mtime_sec) + Double(sx.mtime_nsec) / 1e9 - 978_307_200)
+                case ResourceKey.creationDate:
+                    if sx.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(sx.btime_sec) + Double(sx.btime_nsec) / 1e9 - 978_307_200) }
+                case ResourceKey.isDirectory: extra[key] = .bool(kind == .directory)
+                case ResourceKey.isRegularFile: extra[key] = .bool(kind == .regular)
+                case ResourceKey.isSymbolicLink: extra[key] = .bool(kind == .symlink)
+                case ResourceKey.name: if let n = record.components.last { extra[key] = BookmarkRecord.component(n) }
+                default: break
+                }
+            }
+        }
+        for (k, v) in extra.sorted(by: { $0.key < $1.key }) where !k.hasPrefix(BookmarkKey.namespace) {
+            container.tocs[0].entries.append(.init(key: .string(k), value: v))
+        }
+        return try container.write(limits: limits)
+    }
+
+    /// Builds the record for an absolute (or cwd-relative) path given as bytes.
+    static func record(path: [UInt8], options: BookmarkCreationOptions, relativeTo: [UInt8]?) throws(BookmarkError) -> BookmarkRecord {
+        let absolute = try absolutePath(path)
+        var comps = PathBytes.split(absolute)
+        guard let name = comps.popLast() else { throw .invalidArgument("cannot bookmark /") }
+        guard name != [0x2E], name != [0x2E, 0x2E] else { throw .invalidArgument("path ends in . or ..") }
+        // Ancestors are canonicalised (symlinks in the parent resolved); the target itself is not followed.
+        let parent = try realpath(PathBytes.join(comps))
+        comps = PathBytes.split(parent) + [name]
+        let pathBytes = PathBytes.join(comps)
+        let display = PathBytes.string(pathBytes)
+
+        let target: FileIdentity
+        switch FileIdentity.read(CSYSTEM_AT_FDCWD, pathBytes) {
+        case .success(let id): target = id
+        case .failure(let e):
+            if e.code == ENOENT { throw .fileNotFound(lastKnownPath: display) }
+            if e.code == EACCES { throw .permissionDenied(path: display) }
+            throw .systemCall(name: "statx", errno: e.code, path: display)
+        }
+        let minimal = options.contains(.minimalBookmark)
+        var inodes: [UInt64] = []
+        var ancestors: [FileHandleID?] = []
+        for k in 0..<(comps.count - 1) {
+            let prefix = PathBytes.join(Array(comps[0...k]))
+            switch FileIdentity.read(CSYSTEM_AT_FDCWD, prefix, withHandle: !minimal) {
+            case .success(let id):
+                inodes.append(id.inode)
+                ancestors.append(id.handle)
+            case .failure(let e):
+                throw .systemCall(name: "statx", errno: e.code, path: PathBytes.string(prefix))
+            }
+        }
+        inodes.append(target.inode)
+
+        var record = BookmarkRecord(components: comps, inodes: inodes, kind: target.kind, options: options)
+        record.formatVersion = BookmarkRecord.currentFormatVersion
+        record.birthTimeNanoseconds = target.birthTimeNanoseconds
+        record.handle = target.handle
+        record.ancestorHandles = minimal ? [] : ancestors
+        record.device = target.device
+        let entry = MountEntry.viaStatmount(path: pathBytes)
+            ?? target.mountID.flatMap { MountEntry.entry(mountID: $0) }
+            ?? VolumeRecord.mount(for: nil, path: display, in: MountEntry.current())
+        if let entry {
+            record.volume = VolumeRecord.probe(entry)
+        }
+        record.creationTime = Double(Sys.realtimeNanoseconds()) / 1e9 - 978_307_200
+        if !minimal {
+            record.displayName = PathBytes.string(name)
+            let uid = getuid()
+            record.userID = Int64(uid)
+            record.userName = UserNames.name(of: uid)
+        }
+        if let base = relativeTo {
+            let baseComps = PathBytes.split(try realpath(try absolutePath(base)))
+            var common = 0
+            while common < baseComps.count, common < comps.count, baseComps[common] == comps[common] { common += 1 }
+            record.relativePath = Array(repeating: [0x2E, 0x2E], count: baseComps.count - common) + Array(comps[common...])
+        }
+        return record
+    }
+
+    static func absolutePath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
+        guard !path.isEmpty, !path.contains(0) else { throw .invalidArgument("empty path or NUL in path") }
+        if path.first == 0x2F { return path }
+        var buffer = [CChar](repeating: 0, count: 4097)
+        guard getcwd(&buffer, buffer.count) != nil else { throw .systemCall(name: "getcwd", errno: Sys.errno, path: ".") }
+        let cwd = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return cwd + [0x2F] + path
+    }
+
+    static func realpath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
+        let result: [UInt8]? = Sys.withCPath(path) { p in
+            guard let r = Glibc.realpath(p, nil) else { return nil }
+            defer { free(r) }
+            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
+        }
+        guard let result else {
+            let e = Sys.errno
+            let shown = PathBytes.string(path)
+            if e == ENOENT { throw .fileNotFound(lastKnownPath: shown) }
+            if e == EACCES { throw .permissionDenied(path: shown) }
+            throw .systemCall(name: "realpath", errno: e, path: shown)
+        }
+        return result
+    }
+
+    // MARK: - Inspection (no file-system access)
+
+    /// Apple's standard resource keys understood by `resourceValues(forKeys:fromBookmarkData:)`.
+    public enum ResourceKey {
+        public static let path = "NSURLPathKey"
+        public static let name = "NSURLNameKey"
+        public static let localizedName = "NSURLLocalizedNameKey"
+        public static let volumeURL = "NSURLVolumeURLKey"
+        public static let volumeName = "NSURLVolumeNameKey"
+        public static let volumeUUID = "NSURLVolumeUUIDStringKey"
+        public static let creationDate = "NSURLCreationDateKey"
+        public static let isDirectory = "NSURLIsDirectoryKey"
+        public static let isRegularFile = "NSURLIsRegularFileKey"
+        public static let isSymbolicLink = "NSURLIsSymbolicLinkKey"
+    }
+
+    /// Reads resource values straight from the data, touching no file (works on Apple blobs too).
+    /// Standard keys map to their stored items; any other key is looked up as a custom string key.
+    public static func resourceValues(forKeys keys: Set<String>, fromBookmarkData data: [UInt8],
+                                      limits: BookLimits = BookLimits()) throws(BookmarkError) -> [String: BookValue] {
+        let container = try BookContainer.read(data, limits: limits)
+        let record = try BookmarkRecord(container: container)
+        var out: [String: BookValue] = [:]
+        for key in keys {
+            switch key {
+            case ResourceKey.path: out[key] = BookmarkRecord.component(record.pathBytes)
+            case ResourceKey.name: if let n = record.components.last { out[key] = BookmarkRecord.component(n) }
+            case ResourceKey.localizedName:
+                if let d = container[BookmarkKey.displayName] { out[key] = d }
+                else if let n = record.components.last { out[key] = BookmarkRecord.component(n) }
+            case ResourceKey.volumeURL: if let v = container[BookmarkKey.volumeURL] { out[key] = v }
+            case ResourceKey.volumeName: if let v = container[BookmarkKey.volumeName] { out[key] = v }
+            case ResourceKey.volumeUUID: if let v = container[BookmarkKey.volumeUUID] { out[key] = v }
+            case ResourceKey.creationDate: if let v = container[BookmarkKey.creationDate] { out[key] = v }
+            case ResourceKey.isDirectory: if let k = record.kind { out[key] = .bool(k == .directory) }
+            case ResourceKey.isRegularFile: if let k = record.kind { out[key] = .bool(k == .regular) }
+            case ResourceKey.isSymbolicLink: if let k = record.kind { out[key] = .bool(k == .symlink) }
+            default: if let v = container[key] { out[key] = v }
+            }
+        }
+        return out
+    }
+
+    /// Every key present in the data (all TOCs), which Apple's API offers no way to list.
+    public static func allKeys(fromBookmarkData data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> [BookKey] {
+        try BookContainer.read(data, limits: limits).tocs.flatMap { $0.entries.map(\.key) }
+    }
+}
+
+/// User names by uid, looked up once per process (NSS lookups cost far more than the rest of `create`).
+enum UserNames {
+    private static let cache = Mutex<[uid_t: String?]>([:])
+
+    static func name(of uid: uid_t) -> String? {
+        if let hit = cache.withLock({ $0[uid] }) { return hit }
+        var name: String? = nil
+        var pw = passwd()
+        var result: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        if getpwuid_r(uid, &pw, &buffer, buffer.count, &result) == 0, result != nil, let n = pw.pw_name { name = String(cString: n) }
+        cache.withLock { $0[uid] = name }
+        return name
+    }
+}

@@ -20,7 +20,8 @@ enum FormatDetection {
             if i + 1 < n {
                 let c = b[i + 1]
                 if c == 0x3F || c == 0x21 || isNameStart(c) && !isHex(c) { return .xml }
-                if isHex(c), looksLikeXMLName(b, i + 1) { return .xml }
+                // An XML name never starts with a digit, so `<0g>` is (bad) OpenStep data, not an element.
+                if isHex(c), !(c >= 0x30 && c <= 0x39), looksLikeXMLName(b, i + 1) { return .xml }
             }
             return .openStep
         case 0x5B:  // '['
@@ -74,7 +75,7 @@ enum FormatDetection {
             if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D { i += 2; continue }
             return unit == 0x3C && !(i + 3 < b.count && {
                 let next = bigEndian ? UInt16(b[i + 2]) << 8 | UInt16(b[i + 3]) : UInt16(b[i + 3]) << 8 | UInt16(b[i + 2])
-                return next == 0x2A || next == 0x5B
+                return next == 0x2A || next == 0x5B || (next >= 0x30 && next <= 0x39)
             }())
         }
         return false

@@ -53,6 +53,14 @@ public enum PropertyList {
         guard options.allowedFormats.contains(format) else {
             throw PlistError(.unsupportedFormat, "\(format.displayName) input is not allowed by the read options", format: format)
         }
+        if format == .openStep {
+            // The OpenStep reader tells OpenStep, GNUstep and .strings apart while parsing.
+            let (value, dialect) = try OpenStepReader.readDetectingFormat(bytes, options: options)
+            guard options.allowedFormats.contains(dialect) else {
+                throw PlistError(.unsupportedFormat, "\(dialect.displayName) input is not allowed by the read options", format: dialect)
+            }
+            return (value, dialect)
+        }
         return (try decode(bytes, format: format, options: options), format)
     }
 

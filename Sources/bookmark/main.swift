@@ -1,2 +1,109 @@
+// bookmark — create, resolve and inspect bookmark data (thin front end over the Bookmarks library).
 import Bookmarks
-print("bookmark: not implemented yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+usage: bookmark create PATH [-o FILE] [--minimal] [--relative-to DIR]
+       bookmark resolve FILE [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]
+       bookmark inspect FILE [--json]
+       bookmark bench [DIR]
+
+create   writes bookmark data for PATH to FILE (default: stdout).
+resolve  prints the resolved path, then "stale: no" or "stale: <reason>" (moved, volumeMoved, replaced,
+         relocatedTree, foreignFormat, formatUpgraded) and the identity confidence. Exit 1 on failure.
+         --allow-handle-lookup uses open_by_handle_at, only if the process already has CAP_DAC_READ_SEARCH.
+inspect  lists every TOC entry (Apple and Linux keys); works on macOS blobs too.
+resolve and inspect accept bare bookmark data and alias files.
+bench    times create / resolve in a scratch directory (default /tmp).
+"""
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    let bytes = Array("bookmark: \(message)\n".utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+func readAll(_ path: String) -> [UInt8] {
+    let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { fail("cannot open \(path): errno \(errno)") }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { fail("cannot read \(path): errno \(errno)") }
+        if n == 0 { break }
+        out += buf[0..<n]
+        if out.count > 16 << 20 { fail("\(path) is too large for bookmark data") }
+    }
+    return out
+}
+
+func writeAll(_ bytes: [UInt8], to path: String?) {
+    let fd = path.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } ?? 1
+    guard fd >= 0 else { fail("cannot create \(path ?? "-"): errno \(errno)") }
+    var off = 0
+    while off < bytes.count {
+        let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { fail("write failed: errno \(errno)") }
+        off += n
+    }
+    if fd != 1 { close(fd) }
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+guard let verb = args.first else { fail(usage, code: 64) }
+args.removeFirst()
+
+@MainActor func option(_ name: String) -> String? {
+    guard let i = args.firstIndex(of: name) else { return nil }
+    guard i + 1 < args.count else { fail("\(name) needs a value", code: 64) }
+    let v = args[i + 1]
+    args.removeSubrange(i...(i + 1))
+    return v
+}
+@MainActor func flag(_ name: String) -> Bool {
+    guard let i = args.firstIndex(of: name) else { return false }
+    args.remove(at: i)
+    return true
+}
+
+do {
+    switch verb {
+    case "create":
+        let out = option("-o")
+        let relative = option("--relative-to")
+        let minimal = flag("--minimal")
+        guard args.count == 1 else { fail(usage, code: 64) }
+        let data = try Bookmark.create(path: args[0], options: minimal ? [.minimalBookmark] : [], relativeTo: relative)
+        writeAll(data, to: out)
+    case "resolve":
+        var opts = BookmarkResolveOptions()
+        if let b = option("--budget") {
+            guard let n = Int(b), n >= 0 else { fail("--budget takes a number of directory entries", code: 64) }
+            opts.budget.maxEntries = n
+        }
+        opts.relativeTo = option("--relative-to")
+        if flag("--prefer-identity") { opts.policy = .preferIdentity }
+        if flag("--allow-handle-lookup") { opts.allowPrivilegedHandleLookup = true }
+        let json = flag("--json")
+        guard args.count == 1 else { fail(usage, code: 64) }
+        let result = try Bookmark.resolve(AliasFile.unwrap(readAll(args[0])), options: opts)
+        print(BookmarkInspection.describe(result, json: json), terminator: json ? "\n" : "")
+    case "inspect":
+        let json = flag("--json")
+        guard args.count == 1 else { fail(usage, code: 64) }
+        let data = try AliasFile.unwrap(readAll(args[0]))
+        print(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), terminator: json ? "\n" : "")
+    case "bench":
+        let dir = args.first ?? "/tmp"
+        print(try BookmarkBenchmark.run(scratch: dir).report)
+    case "-h", "--help", "help":
+        print(usage)
+    default:
+        fail(usage, code: 64)
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,119 @@
+import CSystem
+
+/// A kernel file handle (`name_to_handle_at`): the identity a filesystem itself uses, including the
+/// inode generation on ext4/xfs/btrfs/tmpfs, so a reused inode number does not compare equal.
+public struct FileHandleID: Sendable, Equatable, Hashable {
+    public var type: Int32
+    public var bytes: [UInt8]
+    /// True if it came from `AT_HANDLE_FID` (comparable, but not decodable by `open_by_handle_at`).
+    public var isFID: Bool
+    public init(type: Int32, bytes: [UInt8], isFID: Bool) {
+        self.type = type
+        self.bytes = bytes
+        self.isFID = isFID
+    }
+}
+
+/// The kind of file system object, with Apple's resource-flag bits (key 0x1010).
+public enum FileKind: UInt64, Sendable, Equatable {
+    case regular = 1
+    case directory = 2
+    case symlink = 4
+    case other = 0
+
+    init(mode: UInt32) {
+        switch mode & 0o170000 {
+        case 0o100000: self = .regular
+        case 0o040000: self = .directory
+        case 0o120000: self = .symlink
+        default: self = .other
+        }
+    }
+}
+
+/// How sure a resolution is that it found the bookmarked object.
+public enum IdentityConfidence: String, Sendable, Equatable, Comparable {
+    /// Inode number and file type only (no handle, no birth time).
+    case weak
+    /// Inode number, file type and birth time, without a handle.
+    case medium
+    /// File handle bytes equal.
+    case strong
+
+    public static func < (a: Self, b: Self) -> Bool {
+        func rank(_ c: Self) -> Int { c == .weak ? 0 : c == .medium ? 1 : 2 }
+        return rank(a) < rank(b)
+    }
+}
+
+/// What identifies a file on Linux: handle first, then inode + type + birth time. `st_dev` is a hint only.
+public struct FileIdentity: Sendable, Equatable {
+    public var inode: UInt64
+    public var kind: FileKind
+    /// Birth time in nanoseconds since 1970, when `statx` reports it.
+    public var birthTimeNanoseconds: Int64?
+    public var handle: FileHandleID?
+    /// `st_dev` at the time it was read (hint only: it changes with loop devices and btrfs subvolume order).
+    public var device: UInt64
+    /// Mount id (`STATX_MNT_ID`), valid within one boot only.
+    public var mountID: UInt64?
+
+    public init(inode: UInt64, kind: FileKind, birthTimeNanoseconds: Int64?, handle: FileHandleID?, device: UInt64 = 0, mountID: UInt64? = nil) {
+        self.inode = inode
+        self.kind = kind
+        self.birthTimeNanoseconds = birthTimeNanoseconds
+        self.handle = handle
+        self.device = device
+        self.mountID = mountID
+    }
+
+    init(statx sx: csystem_statx_t, handle: FileHandleID?) {
+        inode = sx.ino
+        kind = FileKind(mode: sx.mode)
+        if sx.mask & CSYSTEM_STATX_BTIME != 0 {
+            birthTimeNanoseconds = sx.btime_sec &* 1_000_000_000 &+ Int64(sx.btime_nsec)
+        }
+        self.handle = handle
+        device = UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor)
+        mountID = sx.mask & CSYSTEM_STATX_MNT_ID != 0 ? sx.mnt_id : nil
+    }
+
+    /// Reads the identity of `path` (relative to `dirfd`) without following a final symlink.
+    static func read(_ dirfd: Int32, _ path: [UInt8], withHandle: Bool = true) -> Result<FileIdentity, Errno> {
+        switch Sys.statx(dirfd, path) {
+        case .failure(let e): return .failure(e)
+        case .success(let sx):
+            return .success(FileIdentity(statx: sx, handle: withHandle ? Sys.handle(dirfd, path) : nil))
+        }
+    }
+
+    /// Reads the identity of the object at an absolute path (final symlink not followed).
+    public static func read(path: String) throws(BookmarkError) -> FileIdentity {
+        switch read(CSYSTEM_AT_FDCWD, Array(path.utf8)) {
+        case .success(let id): return id
+        case .failure(let e): throw .systemCall(name: "statx", errno: e.code, path: path)
+        }
+    }
+
+    /// Reads the identity of an open descriptor.
+    public static func read(descriptor fd: Int32) throws(BookmarkError) -> FileIdentity {
+        switch Sys.statx(fd, [], emptyPath: true) {
+        case .failure(let e): throw .systemCall(name: "statx", errno: e.code, path: "fd \(fd)")
+        case .success(let sx): return FileIdentity(statx: sx, handle: Sys.handle(fd, [], emptyPath: true))
+        }
+    }
+
+    /// Does `self` (what is on disk now) match `stored`? Handle bytes decide when both sides have comparable
+    /// handles; otherwise inode + type (+ birth time when both have one). Returns nil for "different object".
+    public func matches(_ stored: FileIdentity) -> IdentityConfidence? {
+        guard kind == stored.kind else { return nil }
+        if let a = handle, let b = stored.handle, a.isFID == b.isFID {
+            return a == b ? .strong : nil
+        }
+        guard inode == stored.inode else { return nil }
+        if let a = birthTimeNanoseconds, let b = stored.birthTimeNanoseconds {
+            return a == b ? .medium : nil
+        }
+        return .weak
+    }
+}

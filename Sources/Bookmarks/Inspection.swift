@@ -1,0 +1,150 @@
+/// Human and JSON renderings of bookmark data and resolutions, for the `bookmark` tool and forensics.
+public enum BookmarkInspection {
+    /// Every TOC and item, Apple and Linux keys, one line per key.
+    public static func text(_ data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> String {
+        let c = try BookContainer.read(data, limits: limits)
+        var out = "book: \(data.count) bytes, version 0x\(String(c.version, radix: 16)), header \(c.headerSize)"
+        if c.reserved.contains(where: { $0 != 0 }) { out += ", reserved \(hex(c.reserved))" }
+        out += "\n"
+        for toc in c.tocs {
+            out += "TOC \(toc.id): \(toc.entries.count) entries\n"
+            for e in toc.entries {
+                out += "  \(keyLabel(e.key)) = \(render(e.value))\n"
+            }
+        }
+        if let record = try? BookmarkRecord(container: c) {
+            out += "path: \(record.path)\n"
+            out += "format: " + (record.formatVersion.map { "linux v\($0)" } ?? "foreign (not written by this library)") + "\n"
+        }
+        return out
+    }
+
+    /// The same as JSON: `{"size":…, "version":…, "tocs":[{"id":…, "entries":[{"key":…, "name":…, "value":…}]}], "path":…}`.
+    public static func json(_ data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> String {
+        let c = try BookContainer.read(data, limits: limits)
+        var tocs: [String] = []
+        for toc in c.tocs {
+            let entries = toc.entries.map { e -> String in
+                let key: String
+                switch e.key {
+                case .numeric(let k): key = quote("0x" + String(k, radix: 16))
+                case .string(let s): key = quote(s)
+                }
+                var fields = ["\"key\":\(key)", "\"offset\":\(e.offset)", "\"value\":\(jsonValue(e.value))"]
+                if case .numeric(let k) = e.key, let name = BookmarkKey.name(of: k) { fields.insert("\"name\":\(quote(name))", at: 1) }
+                return "{" + fields.joined(separator: ",") + "}"
+            }
+            tocs.append("{\"id\":\(toc.id),\"entries\":[\(entries.joined(separator: ","))]}")
+        }
+        var fields = ["\"size\":\(data.count)", "\"version\":\(c.version)", "\"headerSize\":\(c.headerSize)",
+                      "\"reserved\":\(quote(hex(c.reserved)))", "\"tocs\":[\(tocs.joined(separator: ","))]"]
+        if let record = try? BookmarkRecord(container: c) {
+            fields.append("\"path\":\(quote(record.path))")
+            fields.append("\"linuxFormat\":" + (record.formatVersion.map(String.init) ?? "null"))
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A resolution as text (`path`, `stale: reason`, `confidence`) or JSON.
+    public static func describe(_ r: BookmarkResolution, json: Bool) -> String {
+        if json {
+            return "{\"path\":\(quote(r.path)),\"stale\":\(r.isStale),\"reason\":\(r.reason.map { quote($0.rawValue) } ?? "null"),"
+                + "\"confidence\":\(r.confidence.map { quote($0.rawValue) } ?? "null"),\"inTrash\":\(r.isInTrash),\"entriesSearched\":\(r.entriesSearched)}"
+        }
+        var out = r.path + "\n"
+        out += "stale: " + (r.reason?.rawValue ?? "no") + "\n"
+        if let c = r.confidence { out += "confidence: \(c.rawValue)\n" }
+        if r.isInTrash { out += "in trash: yes\n" }
+        return out
+    }
+
+    static func keyLabel(_ key: BookKey) -> String {
+        switch key {
+        case .numeric(let k): return "0x" + String(k, radix: 16) + (BookmarkKey.name(of: k).map { " (\($0))" } ?? "")
+        case .string(let s): return "\"\(s)\""
+        }
+    }
+
+    static func render(_ v: BookValue) -> String {
+        switch v {
+        case .string(let s): return quote(s)
+        case .data(let d): return "<\(hex(d))>"
+        case .integer(let n, _): return String(n)
+        case .real(let d, _): return String(d)
+        case .date(let d): return isoDate(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .array(let a): return "[" + a.map(render).joined(separator: ", ") + "]"
+        case .dictionary(let p): return "{" + p.map { render($0.key) + ": " + render($0.value) }.joined(separator: ", ") + "}"
+        case .uuid(let u): return "uuid " + hex(u)
+        case .url(let s): return "url " + s
+        case .relativeURL(let b, let r): return "url " + render(r) + " relative to " + render(b)
+        case .null: return "null"
+        case .unknown(let t, let b): return "type 0x\(String(t, radix: 16)) <\(hex(b))>"
+        }
+    }
+
+    static func jsonValue(_ v: BookValue) -> String {
+        switch v {
+        case .string(let s): return quote(s)
+        case .data(let d): return "{\"data\":\(quote(hex(d)))}"
+        case .integer(let n, _): return String(n)
+        case .real(let d, _): return d.isFinite ? String(d) : quote(String(d))
+        case .date(let d): return "{\"date\":\(quote(isoDate(d)))}"
+        case .bool(let b): return b ? "true" : "false"
+        case .array(let a): return "[" + a.map(jsonValue).joined(separator: ",") + "]"
+        case .dictionary(let p): return "{\"dictionary\":[" + p.map { "[\(jsonValue($0.key)),\(jsonValue($0.value))]" }.joined(separator: ",") + "]}"
+        case .uuid(let u): return "{\"uuid\":\(quote(hex(u)))}"
+        case .url(let s): return "{\"url\":\(quote(s))}"
+        case .relativeURL(let b, let r): return "{\"url\":\(jsonValue(r)),\"base\":\(jsonValue(b))}"
+        case .null: return "null"
+        case .unknown(let t, let b): return "{\"type\":\(t),\"data\":\(quote(hex(b)))}"
+        }
+    }
+
+    static func hex(_ b: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count * 2)
+        for x in b { out.append(digits[Int(x >> 4)]); out.append(digits[Int(x & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += "\\u00" + (u.value < 16 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// CFAbsoluteTime → ISO 8601 UTC with microseconds.
+    static func isoDate(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return String(seconds) }
+        let unix = seconds + 978_307_200
+        let whole = unix.rounded(.down)
+        let micros = Int(((unix - whole) * 1_000_000).rounded())
+        var days = Int(whole) / 86400
+        var rem = Int(whole) % 86400
+        if rem < 0 { rem += 86400; days -= 1 }
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        return "\(p(y, 4))-\(p(m, 2))-\(p(d, 2))T\(p(rem / 3600, 2)):\(p(rem / 60 % 60, 2)):\(p(rem % 60, 2)).\(p(min(micros, 999_999), 6))Z"
+    }
+}

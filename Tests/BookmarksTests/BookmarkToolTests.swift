@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Bookmarks
+
+/// The built `bookmark` executable, run as a real process.
+@Suite struct BookmarkToolTests {
+    static let tool = Shell.bookmarkTool
+
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func createMoveResolvePrintsTheNewPathAndStaleMoved() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        let f = s.file("f", "content")
+        let b = s.p("b")
+        #expect(try Shell.run(bookmark, ["create", f, "-o", b]).status == 0)
+        try s.move("f", "g")
+        let r = try Shell.run(bookmark, ["resolve", b])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == s.p("g"))
+        #expect(lines.contains("stale: moved"))
+        let j = try Shell.run(bookmark, ["resolve", b, "--json"])
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        #expect(obj["path"] as? String == s.p("g") && obj["reason"] as? String == "moved" && obj["stale"] as? Bool == true)
+    }
+
+    @Test(.enabled(if: tool != nil && Fixtures.directory != nil, "needs the bookmark executable and ../shared fixtures"))
+    func inspectDecodesEveryAppleFixture() throws {
+        let bookmark = try #require(Self.tool)
+        for name in Fixtures.names {
+            let file = try #require(Fixtures.directory) + "/\(name).bookmark"
+            let r = try Shell.run(bookmark, ["inspect", file])
+            #expect(r.status == 0 && r.stdout.contains("0x1004 (path components)"), "\(name): \(r.stderr)")
+            let j = try Shell.run(bookmark, ["inspect", file, "--json"])
+            #expect((try? JSONSerialization.jsonObject(with: Data(j.stdout.utf8))) != nil, "\(name)")
+        }
+        let bad = try Shell.run(bookmark, ["inspect", try #require(Fixtures.directory) + "/bad_content.bookmark"])
+        #expect(bad.status != 0 && bad.stderr.contains("offset 4"))
+    }
+
+    /// An unprivileged caller learns nothing about a 0700 directory through a bookmark root made (§5.5, [E9]).
+    @Test(.enabled(if: tool != nil && Shell.isRoot && Shell.find("setpriv") != nil, "needs root, setpriv and the bookmark executable"))
+    func unprivilegedCallerLearnsNothingAboutAPrivateDirectory() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch(mode: 0o755)
+        s.dir("secret")
+        chmod(s.p("secret"), 0o700)
+        let target = s.file("secret/target.txt")
+        let b = s.p("b")
+        #expect(try Shell.run(bookmark, ["create", target, "-o", b]).status == 0)
+        chmod(b, 0o644)
+        try s.move("secret/target.txt", "secret/hidden-new-name.txt")
+        // Root finds it.
+        let asRoot = try Shell.run(bookmark, ["resolve", b])
+        #expect(asRoot.stdout.hasPrefix(s.p("secret/hidden-new-name.txt")))
+        // nobody does not, and the output does not mention the new name.
+        let setpriv = try #require(Shell.find("setpriv"))
+        let asNobody = try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "resolve", b])
+        #expect(asNobody.status != 0)
+        #expect(!asNobody.stdout.contains("hidden-new-name") && !asNobody.stderr.contains("hidden-new-name"))
+        #expect(asNobody.stderr.contains("permission denied") || asNobody.stderr.contains("not found"), "\(asNobody.stderr)")
+        // Asking for the privileged handle lookup without the capability changes nothing.
+        let asking = try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "resolve", b, "--allow-handle-lookup"])
+        #expect(asking.status != 0 && !asking.stdout.contains("hidden-new-name") && !asking.stderr.contains("hidden-new-name"))
+        // An unprivileged search still works where nobody may look (skipping the unreadable directory).
+        s.dir("public/sub")
+        let pub = s.file("public/doc.txt")
+        let pb = s.p("pb")
+        #expect(try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "create", pub]).status == 0)
+        #expect(try Shell.run(bookmark, ["create", pub, "-o", pb]).status == 0)
+        chmod(pb, 0o644)
+        // Moved out of public/: the widened search passes the unreadable secret/ (skipped) and finds it.
+        try s.move("public/doc.txt", "zz-elsewhere/doc-moved.txt")
+        let found = try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "resolve", pb])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.hasPrefix(s.p("zz-elsewhere/doc-moved.txt")) && found.stdout.contains("stale: moved"))
+    }
+}
