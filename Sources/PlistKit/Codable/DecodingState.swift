@@ -144,8 +144,10 @@ final class PlistDecodingState: Decoder {
         let h = max(start, 0)
         if keyedFrames[f].dictionary._index == nil {
             // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared).
+            // Start one before the miss: a key shifted by one either way (an optional key present in one record
+            // and absent in the next) is then found within two probes.
             let n = keys.count
-            var j = h < n ? h : 0
+            var j = h > 0 && h <= n ? h - 1 : 0
             var probes = 0
             while probes < n {
                 if j >= n { j = 0 }
