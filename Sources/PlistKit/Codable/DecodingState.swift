@@ -70,13 +70,13 @@ final class PlistDecodingState: Decoder {
     func decodeLevel<T: Decodable>(_ type: T.Type, from value: PlistValue, at element: CodingPathElement?) throws -> T {
         let kind = NativeType.of(T.self)
         if kind != .none { return try decodeNative(kind, from: value, at: element) }
-        let savedValue = current
+        var saved = value
+        swap(&current, &saved)
         let mark = keyedFrames.count
-        current = value
         if let element { path.push(element) }
         defer {
             if element != nil { path.pop() }
-            current = savedValue
+            swap(&current, &saved)
             // The containers this value's init(from:) made are finished with it.
             if keyedFrames.count > mark { keyedFrames.removeSubrange(mark...) }
         }
