@@ -50,9 +50,12 @@ enum FuzzCheck {
         }
     }
 
-    /// Equality modulo what a format cannot carry: float32 width and −0.0 in XML/text, which are documented losses.
+    /// Equality modulo what a format cannot carry, all documented losses: −0.0 in XML and text formats, and in
+    /// JSON the difference between an integral real and an integer (`2.0` is written `2`, as plutil does).
     static func equivalent(_ a: PlistValue, _ b: PlistValue, format: PlistFormat) -> Bool {
         switch (a, b) {
+        case let (.real(x), .integer(i)) where format == .json:
+            return x.value == i.doubleValue && (i.int64Value.map { Double($0) } ?? Double(i.bitPattern)) == x.value
         case let (.real(x), .real(y)):
             if x == y { return true }
             return format != .binary && x.value == 0 && y.value == 0

@@ -363,7 +363,10 @@ add("entities-charrefs.plist", doc("""<array>
 
 add("whitespace-text.plist", doc("<array>\r\n\t<string>  leading and trailing  </string>\r\n"
                                  "\t<string>line one\r\nline two\rline three</string>\r\n\t<string>\ttab\t</string>\r\n</array>"),
-    note="CRLF file; XML end-of-line handling turns CR LF and lone CR in text into LF (CF would keep them)")
+    oracle="Foundation PropertyListSerialization (CF keeps CR in text; XMLReaderCorpusTests checks it)",
+    value=["  leading and trailing  ", "line one\r\nline two\rline three", "\ttab\t"],
+    note="CRLF file; CR LF and lone CR in text are kept as CF keeps them (plistlib, following XML end-of-line "
+         "handling, would give LF); CR LF between elements is white space")
 
 add("attribute-with-gt.plist", doc('<dict>\n\t<key Q=">">test</key>\n\t<string attr="a>b">v</string>\n</dict>'),
     note="an attribute value containing '>' (CF misreads it as the key '\">test'; XML, Python and libplist read 'test')")

@@ -9,7 +9,7 @@ struct BinaryKeyCache {
         var index: [ExactKey: Int]?
     }
 
-    private var entries: [Entry?] = Array(repeating: nil, count: 64)
+    private var entries: [Entry?] = Array(repeating: nil, count: 256)
 
     /// The entry whose key references are byte-for-byte those at `keyRefs`, if any.
     @inline(__always) func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
@@ -38,10 +38,22 @@ struct BinaryKeyCache {
         entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, keys: keys, index: index)
     }
 
-    /// A slot chosen from the count and the first and last key references.
+    /// A slot chosen from a hash of all the key-reference bytes (records with optional keys make many similar
+    /// sequences, so the first and last references alone collide).
     @inline(__always) private static func slot(_ base: UnsafeRawPointer, _ keyRefs: Int, _ count: Int, _ refSize: Int) -> Int {
-        let first = base.load(fromByteOffset: keyRefs + refSize - 1, as: UInt8.self)
-        let last = base.load(fromByteOffset: keyRefs + count * refSize - 1, as: UInt8.self)
-        return (Int(first) &* 31 &+ Int(last) &* 7 &+ count) & 63
+        var h = UInt64(count) &* 0x9E37_79B9_7F4A_7C15
+        let length = count * refSize
+        var i = 0
+        while i + 8 <= length {
+            h = (h ^ base.loadUnaligned(fromByteOffset: keyRefs + i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            i += 8
+        }
+        while i < length {
+            h = (h ^ UInt64(base.load(fromByteOffset: keyRefs + i, as: UInt8.self))) &* 0xC4CE_B9FE_1A85_EC53
+            i += 1
+        }
+        h ^= h >> 29
+        return Int(truncatingIfNeeded: h) & 255
     }
 }

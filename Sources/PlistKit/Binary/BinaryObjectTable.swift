@@ -21,6 +21,12 @@ struct BinaryObjectTable {
 
     /// Uniquing of scalars by their encoded bytes (see `BinaryScalarTable`).
     private var scalars = BinaryScalarTable()
+    /// Recently written strings by representation: a string met again as the very same value (an inline small
+    /// string with the same bits, or the same heap buffer, which the value being written keeps alive) is known
+    /// without encoding or hashing its contents. Keys repeat this way in nearly every dictionary-heavy document.
+    private var recentStrings = [RecentString](repeating: RecentString(bits: (0, 0), object: -1), count: 4096)
+
+    private struct RecentString { var bits: (UInt64, UInt64); var object: Int }
 
     init(options: PlistWriteOptions) {
         sortKeys = options.sortKeys
@@ -32,8 +38,8 @@ struct BinaryObjectTable {
 
     /// Numbers `value` and everything below it; returns its object number.
     mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
-        guard bodyEnds.count < Int(Int32.max) - 1 else {
-            throw PlistError(.sizeLimit, "more than \(Int32.max - 1) objects to write", format: .binary)
+        guard bodyEnds.count < Int(Int32.max) - 1, body.count < Int(UInt32.max) - (1 << 20) else {
+            throw PlistError(.sizeLimit, "value too large for one binary property list", format: .binary)
         }
         let start = body.count
         switch value {
@@ -101,11 +107,7 @@ struct BinaryObjectTable {
     /// copy dropped), otherwise this becomes a new object.
     @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
         let number = bodyEnds.count
-        let found = body.withUnsafeBytes { bytes in
-            bodyEnds.withUnsafeBufferPointer { ends in
-                scalars.existing(from: start, in: bytes, ends: ends, newObject: number)
-            }
-        }
+        let found = body.withUnsafeBytes { scalars.existing(from: start, in: $0, newObject: number) }
         if let found {
             body.removeLast(body.count - start)
             return found
@@ -130,6 +132,19 @@ struct BinaryObjectTable {
     }
 
     private mutating func addString(_ s: String) -> Int {
+        // Equal representations imply equal contents (not the reverse, so a miss falls through to the byte table).
+        let bits = unsafeBitCast(s, to: (UInt64, UInt64).self)
+        var h = bits.0 ^ (bits.1 &* 0x9E37_79B9_7F4A_7C15)
+        h = (h ^ (h >> 29)) &* 0xBF58_476D_1CE4_E5B9
+        let slot = Int(truncatingIfNeeded: h >> 40) & 4095
+        let recent = recentStrings[slot]
+        if recent.object >= 0, recent.bits == bits { return recent.object }
+        let number = encodeString(s)
+        recentStrings[slot] = RecentString(bits: bits, object: number)
+        return number
+    }
+
+    private mutating func encodeString(_ s: String) -> Int {
         let start = body.count
         var s = s
         s.withUTF8 { utf8 in

@@ -7,12 +7,12 @@
 /// seeded per writer so crafted inputs cannot force collisions predictably.
 struct BinaryScalarTable {
     private struct Slot {
-        /// The high half of the hash (the low bits pick the slot).
-        var hash: UInt32
+        /// The full hash (kept so that growing never rereads the bytes).
+        var hash: UInt64
         /// Object number + 1 (0 = empty).
         var object: Int32
-        /// Where the object's bytes start in the body buffer.
-        var start: Int
+        /// Where the object's bytes start in the body buffer (the writer keeps the body below 4 GiB).
+        var start: UInt32
     }
 
     private var slots: [Slot]
@@ -28,29 +28,26 @@ struct BinaryScalarTable {
     }
 
     /// The earlier object whose encoding equals `body[start...]` (the bytes just appended); otherwise records
-    /// `newObject` as their owner and returns nil. Object `o`'s bytes are `body[ends[o - 1] ..< ends[o]]`.
-    mutating func existing(
-        from start: Int, in body: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>, newObject: Int
-    ) -> Int? {
-        // Grow before probing, while every recorded object has its end in `ends`.
-        if count * 2 > mask { grow(ends: ends, body: body) }
+    /// `newObject` as their owner and returns nil.
+    mutating func existing(from start: Int, in body: UnsafeRawBufferPointer, newObject: Int) -> Int? {
+        if count * 2 > mask { grow() }
         let bytes = UnsafeRawBufferPointer(rebasing: body[start...])
         let n = bytes.count
         let h = Self.hash(bytes, seed: seed)
-        let tag = UInt32(truncatingIfNeeded: h >> 32)
         let mask = self.mask
         let found: Int? = slots.withUnsafeMutableBufferPointer { table in
             var i = Int(truncatingIfNeeded: h) & mask
             while true {
                 let slot = table[i]
                 if slot.object == 0 {
-                    table[i] = Slot(hash: tag, object: Int32(truncatingIfNeeded: newObject + 1), start: start)
+                    table[i] = Slot(hash: h, object: Int32(truncatingIfNeeded: newObject + 1),
+                                    start: UInt32(truncatingIfNeeded: start))
                     return nil
                 }
                 // Encodings are prefix-free (the marker fixes the length), so an earlier object whose bytes begin
                 // with all of this encoding is this value.
-                if slot.hash == tag, slot.start + n <= start,
-                   Self.equal(bytes, UnsafeRawBufferPointer(rebasing: body[slot.start..<(slot.start + n)])) {
+                let s = Int(slot.start)
+                if slot.hash == h, s + n <= start, Self.equal(bytes, UnsafeRawBufferPointer(rebasing: body[s..<(s + n)])) {
                     return Int(slot.object) - 1
                 }
                 i = (i + 1) & mask
@@ -60,18 +57,18 @@ struct BinaryScalarTable {
         return found
     }
 
-    /// Doubles the table; hashes are recomputed from the bytes (slots keep only part of them).
-    private mutating func grow(ends: UnsafeBufferPointer<Int>, body: UnsafeRawBufferPointer) {
+    /// Doubles the table.
+    private mutating func grow() {
         let old = slots
         let capacity = (mask + 1) * 2
         slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: capacity)
         mask = capacity - 1
-        for slot in old where slot.object != 0 {
-            let o = Int(slot.object) - 1
-            let h = Self.hash(UnsafeRawBufferPointer(rebasing: body[slot.start..<ends[o]]), seed: seed)
-            var i = Int(truncatingIfNeeded: h) & mask
-            while slots[i].object != 0 { i = (i + 1) & mask }
-            slots[i] = slot
+        slots.withUnsafeMutableBufferPointer { table in
+            for slot in old where slot.object != 0 {
+                var i = Int(truncatingIfNeeded: slot.hash) & mask
+                while table[i].object != 0 { i = (i + 1) & mask }
+                table[i] = slot
+            }
         }
     }
 

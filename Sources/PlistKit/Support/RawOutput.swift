@@ -24,10 +24,10 @@ struct RawOutput {
         return out
     }
 
-    /// Frees the buffer without producing output (for error paths).
+    /// Frees the buffer without producing output (for error paths). Safe to call twice; appending afterwards
+    /// starts a fresh buffer.
     mutating func discard() {
-        base.deallocate()
-        base = .allocate(capacity: 1)
+        if capacity > 0 { base.deallocate() }  // capacity 0 marks `base` as already freed
         capacity = 0
         count = 0
     }
@@ -38,11 +38,14 @@ struct RawOutput {
     }
 
     @inline(never) private mutating func grow(_ needed: Int) {
-        var newCapacity = max(capacity * 2, 64)
-        while newCapacity < needed { newCapacity *= 2 }
+        // Quadrupling: fewer copies and fresh pages on the way to a large document; the buffer is freed at `finish`.
+        var newCapacity = max(capacity * 4, 64)
+        while newCapacity < needed { newCapacity *= 4 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
+        if capacity > 0 {
+            newBase.update(from: base, count: count)
+            base.deallocate()
+        }
         base = newBase
         capacity = newCapacity
     }

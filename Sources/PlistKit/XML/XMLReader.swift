@@ -19,11 +19,11 @@ import CLibXML2
 ///   it), and so is a second top-level element;
 /// - `<data/>` is empty data, like `<data></data>` (CF rejects only the first spelling);
 /// - comments and processing instructions may appear inside text (CF rejects them there);
-/// - CR LF and lone CR in text become LF (XML end-of-line handling; CF keeps them).
 ///
 /// It is stricter than CF in one more place: `<key>` outside a dictionary is an error (CF reads it as a string).
 /// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
-/// which CF writes unescaped, are read (`XMLReaderControlCharacters`).
+/// which CF writes unescaped, are read, and CR and CR LF in text are kept as CF keeps them instead of becoming LF
+/// (`XMLReaderControlCharacters`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
@@ -78,7 +78,15 @@ enum XMLReader {
         guard let ctxt = xmlCreatePushParserCtxt(nil, nil, chars, Int32(head), nil) else {
             throw PlistError(.io, "libxml2 could not create a parser", format: .xml)
         }
-        defer { xmlFreeParserCtxt(ctxt) }
+        defer {
+            // libxml2 builds a document for a DTD's entity declarations even in SAX mode ("expat compatibility");
+            // the context does not own it, so free it here or every rejected DTD leaks.
+            if let doc = ctxt.pointee.myDoc {
+                xmlFreeDoc(doc)
+                ctxt.pointee.myDoc = nil
+            }
+            xmlFreeParserCtxt(ctxt)
+        }
 
         let builder = XMLReaderBuilder(ctxt: ctxt, options: options, input: bytes)
         builder.restoresControlCharacters = restoreControls

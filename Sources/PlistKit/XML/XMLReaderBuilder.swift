@@ -306,12 +306,20 @@ final class XMLReaderBuilder {
             text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
             return
         }
-        // Between elements only white space may appear.
-        for i in 0..<count {
+        // Between elements only white space may appear (a stand-in for CR counts: see XMLReaderControlCharacters).
+        var i = 0
+        while i < count {
             let c = bytes[i]
+            let cr = XMLReaderControlCharacters.carriageReturnStandIn
+            if restoresControlCharacters, c == cr.0, i + 3 < count, bytes[i + 1] == cr.1, bytes[i + 2] == cr.2,
+               bytes[i + 3] == cr.3 {
+                i += 4
+                continue
+            }
+            i += 1
             if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) {
                 let where_ = frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element"
-                fail(.syntax, "unexpected text \(where_)", offset: textOffset(bytes, i), exact: true)
+                fail(.syntax, "unexpected text \(where_)", offset: textOffset(bytes, i - 1), exact: true)
                 return
             }
         }

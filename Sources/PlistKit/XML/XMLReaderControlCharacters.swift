@@ -6,6 +6,10 @@
 /// stand-ins are swapped back in element text. Outside text (in a tag name, say) a stand-in is still an error. A
 /// document that already contains U+10FF00…U+10FF1F is left alone (and its control characters rejected), so the
 /// swap can never be confused with real text.
+///
+/// Carriage returns get the same treatment outside markup, so that text keeps CR and CR LF exactly as Core
+/// Foundation writes and reads them (XML end-of-line handling would turn them into LF, and our own output would not
+/// read back unchanged). A stand-in for CR between elements counts as white space.
 enum XMLReaderControlCharacters {
     /// The UTF-8 lead bytes shared by every stand-in: F4 8F BC, then 0x80 + the control byte.
     private static let lead: (UInt8, UInt8, UInt8) = (0xF4, 0x8F, 0xBC)
@@ -15,6 +19,9 @@ enum XMLReaderControlCharacters {
         c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D
     }
 
+    /// The stand-in for CR, which between elements is white space.
+    static let carriageReturnStandIn: (UInt8, UInt8, UInt8, UInt8) = (0xF4, 0x8F, 0xBC, 0x8D)
+
     /// Whether `b` (UTF-8, or declared as such) has control characters to stand in for, and no stand-ins already.
     static func applies(_ b: UnsafeRawBufferPointer, declaredEncodingIgnored: Bool) -> Bool {
         var found = false
@@ -22,7 +29,7 @@ enum XMLReaderControlCharacters {
         let n = b.count
         while i < n {
             let c = b[i]
-            if isControl(c) {
+            if isControl(c) || c == 0x0D {
                 found = true
             } else if c == lead.0, i + 2 < n, b[i + 1] == lead.1, b[i + 2] == lead.2 {
                 return false
@@ -32,15 +39,61 @@ enum XMLReaderControlCharacters {
         return found && (declaredEncodingIgnored || declaresUTF8OrNothing(b))
     }
 
-    /// The document with every control byte replaced by its stand-in.
+    /// The document with every control byte, and every CR in character data inside the root element (text and
+    /// CDATA), replaced by its stand-in. CRs in markup, the prolog and the epilog stay: there they are white space.
     static func substitute(_ b: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(b.count + 64)
-        for c in b {
-            if isControl(c) {
-                out.append(lead.0); out.append(lead.1); out.append(lead.2); out.append(0x80 + c)
+        let n = b.count
+        var depth = 0
+        var i = 0
+        func copy(until end: Int, crIsText: Bool) {
+            while i < min(end, n) {
+                let c = b[i]
+                if isControl(c) || (crIsText && c == 0x0D) {
+                    out.append(lead.0); out.append(lead.1); out.append(lead.2); out.append(0x80 + c)
+                } else {
+                    out.append(c)
+                }
+                i += 1
+            }
+        }
+        func find(_ terminator: StaticString, from start: Int) -> Int {
+            terminator.withUTF8Buffer { t in
+                var j = start
+                while j + t.count <= n {
+                    if b[j] == t[0], (1..<t.count).allSatisfy({ b[j + $0] == t[$0] }) { return j + t.count }
+                    j += 1
+                }
+                return n
+            }
+        }
+        while i < n {
+            guard b[i] == 0x3C else {
+                copy(until: i + 1, crIsText: depth > 0)
+                continue
+            }
+            let next = i + 1 < n ? b[i + 1] : 0
+            if next == 0x3F {
+                copy(until: find("?>", from: i + 2), crIsText: false)
+            } else if next == 0x21, starts(b, i, "<!--") {
+                copy(until: find("-->", from: i + 4), crIsText: false)
+            } else if next == 0x21, starts(b, i, "<![CDATA[") {
+                copy(until: i + 9, crIsText: false)
+                copy(until: find("]]>", from: i), crIsText: depth > 0)
+            } else if next == 0x21 {
+                copy(until: find(">", from: i + 2), crIsText: false)
             } else {
-                out.append(c)
+                // A start or end tag: up to the '>' that is not inside a quoted attribute value.
+                var j = i + 1
+                var quote: UInt8 = 0
+                while j < n {
+                    let c = b[j]
+                    if quote != 0 { if c == quote { quote = 0 } } else if c == 0x22 || c == 0x27 { quote = c } else if c == 0x3E { break }
+                    j += 1
+                }
+                if next == 0x2F { depth -= 1 } else if j < n, b[j - 1] != 0x2F { depth += 1 }
+                copy(until: j + 1, crIsText: false)
             }
         }
         return out

@@ -15,7 +15,6 @@ import Testing
         "utf16be-no-bom.plist": "same document as unicode-keys.plist",
         "utf32le.plist": "same document as unicode-keys.plist",
         "attribute-with-gt.plist": "CF ends the tag at the first '>', reading the key '\">test' (reference §0.5)",
-        "whitespace-text.plist": "CF keeps CR LF and CR in text; XML normalises them to LF",
         "base64-oddities.plist": "CF rejects the empty-element spelling <data/>; XML makes it equal to <data></data>",
     ]
 

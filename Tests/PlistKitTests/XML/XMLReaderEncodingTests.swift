@@ -109,11 +109,19 @@ import Testing
         #expect(e.kind == .encoding, "\(e)")
     }
 
-    /// XML end-of-line handling: `\r\n` and a lone `\r` in text become `\n` (as in Python's plistlib); CF keeps
-    /// them. Use `&#13;` to keep a carriage return.
-    @Test func lineEndsAreNormalised() throws {
-        #expect(try T.read("<plist><string>a\r\nb\rc</string></plist>") == "a\nb\nc")
+    /// CR LF and a lone CR in text are kept, as Core Foundation keeps them (and writes them raw), so our own XML
+    /// output reads back unchanged. Foundation's reader, run here, is the oracle.
+    @Test func lineEndsInTextAreKeptAsCoreFoundationKeepsThem() throws {
+        let doc = "<plist><dict><key>k\r</key><string>a\r\nb\rc</string></dict></plist>"
+        let foundation = try PropertyListSerialization.propertyList(from: Data(doc.utf8), format: nil) as? [String: String]
+        #expect(foundation == ["k\r": "a\r\nb\rc"])
+        #expect(try T.read(doc) == ["k\r": "a\r\nb\rc"])
         #expect(try T.read("<plist><string>a&#13;&#10;b</string></plist>") == "a\r\nb")
+        // Our writer emits CR raw, as CF does: its output must read back unchanged (found by Fuzz/run roundtrip).
+        let value: PlistValue = ["k\r\n": ["\r", "x\ry", .data(Data([13, 10]))]]
+        #expect(try PropertyList.read(PropertyList.write(value, format: .xml)).value == value)
+        // CR LF line ends between elements and inside tags are white space.
+        #expect(try T.read("<?xml version=\"1.0\"?>\r\n<plist\r\nversion=\"1.0\">\r\n<dict>\r\n\t<key>x</key>\r\n\t<true/>\r\n</dict>\r\n</plist>\r\n") == ["x": true])
     }
 
     /// Raw C0 control characters are not XML characters, but CF writes them unescaped inside strings and reads them
