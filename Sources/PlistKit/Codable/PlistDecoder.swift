@@ -1,0 +1,94 @@
+import FoundationEssentials
+import Synchronization
+
+/// Decodes `Decodable` values from property lists in any PlistKit format, detected from the bytes.
+///
+/// Shaped like Foundation's `PropertyListDecoder`, so switching is a rename:
+/// ```swift
+/// let model = try PlistDecoder().decode(Model.self, from: data)
+/// var format = PlistFormat.xml
+/// let same = try PlistDecoder().decode(Model.self, from: data, format: &format)   // format is now what was read
+/// ```
+/// The bytes are read into a `PlistValue` tree (`PropertyList.read`) and the types read straight from it. Reading
+/// errors are `DecodingError.dataCorrupted` with the `PlistError` (format, byte offset, line) as the underlying
+/// error; type errors name the coding path, the expected type and what was found.
+///
+/// Numbers convert where no information is lost (an integral real to an integer, an integer to a real); an integer
+/// that does not fit the requested width is an error. In OpenStep and `.strings` input, where every scalar is a
+/// string, numbers, Booleans (`YES`/`NO`) and dates are also read from their text.
+///
+/// The decoder is safe to share between threads; each `decode` call uses its own state.
+open class PlistDecoder: @unchecked Sendable {
+    private struct Settings {
+        var readOptions = PlistReadOptions()
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    }
+
+    private let settings = Mutex(Settings())
+
+    /// Reader limits and policies (depth, sizes, duplicate keys, allowed formats).
+    open var readOptions: PlistReadOptions {
+        get { settings.withLock { $0.readOptions } }
+        set { settings.withLock { $0.readOptions = newValue } }
+    }
+
+    /// Contextual information for `init(from:)` implementations, available as `decoder.userInfo`.
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { settings.withLock { $0.userInfo } }
+        set { settings.withLock { $0.userInfo = newValue } }
+    }
+
+    public init() {}
+
+    /// Decodes a `T` from a property list in any format.
+    open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        var format = PlistFormat.binary
+        return try decode(type, from: data, format: &format)
+    }
+
+    /// Decodes a `T` from a property list in any format and reports the format that was detected.
+    open func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
+        try data.withUnsafeBytes { try decode(type, fromBytes: $0, format: &format) }
+    }
+
+    /// Decodes a `T` from a property list in a byte array.
+    open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        var format = PlistFormat.binary
+        return try bytes.withUnsafeBytes { try decode(type, fromBytes: $0, format: &format) }
+    }
+
+    /// Decodes a `T` from raw bytes and reports the detected format.
+    public func decode<T: Decodable>(_ type: T.Type, fromBytes bytes: UnsafeRawBufferPointer, format: inout PlistFormat) throws -> T {
+        let s = settings.withLock { $0 }
+        let value: PlistValue
+        do {
+            (value, format) = try PropertyList.read(bytes, options: s.readOptions)
+        } catch let error as PlistError {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: [],
+                debugDescription: "The data is not a valid property list: \(error.description)",
+                underlyingError: error))
+        }
+        return try decode(type, fromValue: value, format: format, userInfo: s.userInfo)
+    }
+
+    /// Decodes a `T` from an already-read property-list value.
+    /// - Parameter format: the format the value came from; `.openStep` and `.strings` let numbers, Booleans and
+    ///   dates be read from strings.
+    open func decode<T: Decodable>(_ type: T.Type, fromValue value: PlistValue, format: PlistFormat = .binary) throws -> T {
+        try decode(type, fromValue: value, format: format, userInfo: userInfo)
+    }
+
+    private func decode<T: Decodable>(
+        _ type: T.Type, fromValue value: PlistValue, format: PlistFormat, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws -> T {
+        var info: [CodingUserInfoKey: Any] = [:]
+        if !userInfo.isEmpty {
+            info.reserveCapacity(userInfo.count)
+            for (k, v) in userInfo { info[k] = v }
+        }
+        let state = PlistDecodingState(
+            value: value, userInfo: info, scalarsFromStrings: format == .openStep || format == .strings)
+        return try state.decodeLevel(type, from: value, at: nil)
+    }
+}
