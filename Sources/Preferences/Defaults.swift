@@ -26,7 +26,7 @@ public final class Defaults: Sendable {
     /// The standard instance: the application domain in `PreferencesEnvironment.shared`.
     public static let standard = Defaults(
         validatedDomain: PreferencesEnvironment.shared.applicationDomain, environment: .shared,
-        urlArchiver: LocationURLArchiver())
+        urlArchiver: BookmarkURLArchiver())
 
     /// Kept for porting: like Apple's, it has no effect on values (instances read through to the shared store).
     public static func resetStandardUserDefaults() {}
@@ -45,7 +45,7 @@ public final class Defaults: Sendable {
     }
 
     /// An instance for `suiteName` in a given environment (tests, containers).
-    public init?(suiteName: String?, environment: PreferencesEnvironment, urlArchiver: any URLArchiver = LocationURLArchiver()) {
+    public init?(suiteName: String?, environment: PreferencesEnvironment, urlArchiver: any URLArchiver = BookmarkURLArchiver()) {
         let name = suiteName ?? environment.applicationDomain
         if let suiteName {
             guard suiteName != Self.globalDomain, suiteName != environment.applicationDomain,
@@ -60,7 +60,7 @@ public final class Defaults: Sendable {
     }
 
     /// An instance addressing any domain name, the global domain included (used by the `defaults` tool).
-    public init(validatedDomain: String, environment: PreferencesEnvironment, urlArchiver: any URLArchiver = LocationURLArchiver()) {
+    public init(validatedDomain: String, environment: PreferencesEnvironment, urlArchiver: any URLArchiver = BookmarkURLArchiver()) {
         self.domain = validatedDomain
         self.environment = environment
         self.urlArchiver = urlArchiver
@@ -167,8 +167,36 @@ public final class Defaults: Sendable {
     public func bool(forKey key: String) -> Bool { Coercion.bool(plistValue(forKey: key)) }
 
     /// A URL from whatever form is stored (see `URLArchiver`); nil, never a crash, for anything else.
+    ///
+    /// With the default `BookmarkURLArchiver` a stored bookmark is resolved (this may do file-system I/O, and follows
+    /// a renamed or moved file); a stale one is rewritten in place with refreshed data and the new path, when the
+    /// value lives in this instance's own domain and the key still holds it. Use `bookmark(forKey:)` and
+    /// `resolveBookmark(forKey:)` to decide yourself when resolution happens.
     public func url(forKey key: String) -> URL? {
-        plistValue(forKey: key).flatMap(urlArchiver.unarchive)
+        guard let value = plistValue(forKey: key), let resolved = urlArchiver.resolve(value) else { return nil }
+        if let replacement = resolved.replacement { rewrite(key, from: value, to: replacement) }
+        return resolved.url
+    }
+
+    /// Stores `new` for `key` only if the receiver's own domain supplies `key` (not a higher or lower layer, not a
+    /// managed value) and still holds `old`, so a concurrent `set` is never undone. Marks the key for the next flush.
+    func rewrite(_ key: String, from old: PlistValue, to new: PlistValue) {
+        guard ownFileSupplies(key), ownFile.replace(old, with: new, forKey: key) else { return }
+        environment.events.post(.didChange(domain: domain, keys: [key], external: false))
+    }
+
+    private func ownFileSupplies(_ key: String) -> Bool {
+        for layer in layers {
+            switch layer {
+            case .file(let file, let forced):
+                if file.value(forKey: key) != nil { return !forced && file === ownFile }
+            case .arguments:
+                if environment.argumentDomain[key] != nil { return false }
+            case .registration:
+                return false
+            }
+        }
+        return false
     }
 
     // MARK: Writing

@@ -235,6 +235,23 @@ final class DomainFile: Sendable {
         if schedule { scheduler?.schedule(self) }
     }
 
+    /// Sets `key` to `value` only while it holds `expected` (compare-and-set for in-place rewrites such as a refreshed
+    /// bookmark); schedules a flush. Returns whether it was set.
+    func replace(_ expected: PlistValue, with value: PlistValue, forKey key: String) -> Bool {
+        refreshIfNeeded(force: false)
+        let (replaced, schedule) = state.withLock { s -> (Bool, Bool) in
+            guard s.values[key] == expected else { return (false, false) }
+            s.values[key] = value
+            s.dirty[key] = value
+            s.removed.removeAll { $0.utf8.elementsEqual(key.utf8) }
+            let first = !s.flushScheduled
+            s.flushScheduled = true
+            return (true, first)
+        }
+        if schedule { scheduler?.schedule(self) }
+        return replaced
+    }
+
     /// Replaces every value (keys not in `values` are removed) and schedules a flush.
     func replaceAll(with values: PlistDictionary) {
         refreshIfNeeded(force: true)

@@ -1,13 +1,22 @@
 import FoundationEssentials
 import PlistKit
 
-/// How `set(_: URL, forKey:)` stores a URL and how `url(forKey:)` reads one back. This is the seam where
-/// bookmark-backed storage plugs in; the built-in archiver stores locations only.
+/// How `set(_: URL, forKey:)` stores a URL and how `url(forKey:)` reads one back. `BookmarkURLArchiver` (the default
+/// of `Defaults`) stores file URLs as bookmarks; `LocationURLArchiver` stores locations only.
 public protocol URLArchiver: Sendable {
     /// The stored form of `url`.
     func archive(_ url: URL) -> PlistValue
     /// A URL from any stored form; nil (never a crash) for values that do not describe one.
     func unarchive(_ value: PlistValue) -> URL?
+    /// Like `unarchive`, plus the value to store in place of `value` when it is out of date (a stale bookmark).
+    /// `Defaults.url(forKey:)` writes the replacement back. The default implementation never asks for one.
+    func resolve(_ value: PlistValue) -> UnarchivedURL?
+}
+
+extension URLArchiver {
+    public func resolve(_ value: PlistValue) -> UnarchivedURL? {
+        unarchive(value).map { UnarchivedURL(url: $0) }
+    }
 }
 
 /// Stores non-file URLs as their absolute string, and file URLs as `{ path = "/p"; url = "file:///p"; }` (the shape a
@@ -33,6 +42,15 @@ public struct LocationURLArchiver: URLArchiver {
     }
 
     public func unarchive(_ value: PlistValue) -> URL? {
+        Self.url(from: value)
+    }
+
+    /// The reading rules above (shared with `BookmarkURLArchiver`).
+    static func read(_ value: PlistValue) -> UnarchivedURL? {
+        url(from: value).map { UnarchivedURL(url: $0) }
+    }
+
+    static func url(from value: PlistValue) -> URL? {
         switch value {
         case .string(let s): return Self.url(fromText: s)
         case .dictionary(let d):
