@@ -1,6 +1,7 @@
 import Bookmarks
 import FoundationEssentials
 import PlistKit
+import Synchronization
 
 /// The default `URLArchiver` of `Defaults`: file URLs are stored as bookmark data (from the Bookmarks library)
 /// together with their location, so `url(forKey:)` follows a file that was renamed or moved.
@@ -36,9 +37,19 @@ public struct BookmarkURLArchiver: URLArchiver {
         return options
     }
 
-    public init(creationOptions: BookmarkCreationOptions = [], resolveOptions: BookmarkResolveOptions = defaultResolveOptions) {
+    /// After a bookmark fails to resolve (file deleted, volume gone), `resolve(_:)` answers with the stored path
+    /// without searching again for this many seconds, so a hot `url(forKey:)` does not pay a search budget per call.
+    public var failureRetryInterval: Double
+
+    private let failures = ResolutionFailures()
+
+    public init(
+        creationOptions: BookmarkCreationOptions = [], resolveOptions: BookmarkResolveOptions = defaultResolveOptions,
+        failureRetryInterval: Double = 2
+    ) {
         self.creationOptions = creationOptions
         self.resolveOptions = resolveOptions
+        self.failureRetryInterval = failureRetryInterval
     }
 
     /// The dictionary key holding bookmark data.
@@ -92,9 +103,16 @@ public struct BookmarkURLArchiver: URLArchiver {
     }
 
     private func resolveBookmark(_ data: Data) -> BookmarkResolution? {
+        let now = FileSystem.monotonicNanoseconds()
+        let retry = UInt64(max(0, failureRetryInterval) * 1e9)
+        if retry > 0, failures.failedRecently(data, now: now, within: retry) { return nil }
         var options = resolveOptions
         options.refreshWhenStale = true
-        return try? Bookmark.resolve(Array(data), options: options)
+        guard let r = try? Bookmark.resolve(Array(data), options: options) else {
+            if retry > 0 { failures.record(data, now: now) }
+            return nil
+        }
+        return r
     }
 
     /// The stored form of a file location with optional bookmark data.
@@ -133,6 +151,27 @@ public struct BookmarkURLArchiver: URLArchiver {
     /// `book` magic: bookmark data and alias files both start with it.
     static func looksLikeBookmark(_ data: Data) -> Bool {
         data.starts(with: [0x62, 0x6F, 0x6F, 0x6B])
+    }
+}
+
+/// Bookmark data that recently failed to resolve, with the time of the failure (at most 64 entries).
+final class ResolutionFailures: Sendable {
+    private let entries = Mutex<[Data: UInt64]>([:])
+
+    func failedRecently(_ data: Data, now: UInt64, within interval: UInt64) -> Bool {
+        entries.withLock { e in
+            guard let at = e[data] else { return false }
+            if now &- at < interval { return true }
+            e[data] = nil
+            return false
+        }
+    }
+
+    func record(_ data: Data, now: UInt64) {
+        entries.withLock { e in
+            if e.count >= 64 { e.removeAll(keepingCapacity: true) }
+            e[data] = now
+        }
     }
 }
 

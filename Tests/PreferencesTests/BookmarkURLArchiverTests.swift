@@ -1,6 +1,7 @@
 import Bookmarks
 import Foundation
 import PlistKit
+import Synchronization
 import Testing
 @testable import Preferences
 
@@ -252,6 +253,42 @@ import Testing
             _ = d.url(forKey: "fuzz")
             _ = try? d.resolveBookmark(forKey: "fuzz")
         }
+    }
+
+    @Test func rewriteNeverUndoesAConcurrentSet() throws {
+        let dir = TempDirectory("prefs-url")
+        let files = try Files(dir)
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let read = try #require(d.plistValue(forKey: "doc"))
+        let moved = try files.move(to: "m.txt")
+        let resolved = try #require(BookmarkURLArchiver().resolve(read))
+        #expect(resolved.url.path == moved)
+        let replacement = try #require(resolved.replacement)
+        // Another thread stores a new value between the read and the rewrite: the rewrite must not clobber it.
+        d.set("https://example.com/new", forKey: "doc")
+        d.rewrite("doc", from: read, to: replacement)
+        #expect(d.plistValue(forKey: "doc") == "https://example.com/new")
+        // Without the interference the rewrite lands.
+        d.setPlistValue(read, forKey: "doc")
+        d.rewrite("doc", from: read, to: replacement)
+        #expect(d.plistValue(forKey: "doc") == replacement)
+    }
+
+    @Test func rewriteIsReportedToObservers() throws {
+        let dir = TempDirectory("prefs-url")
+        let files = try Files(dir)
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let seen = Mutex<[PreferenceChange]>([])
+        let token = d.observe("doc") { change in seen.withLock { $0.append(change) } }
+        defer { token.cancel() }
+        let moved = try files.move(to: "observed.txt")
+        #expect(d.url(forKey: "doc")?.path == moved)
+        let changes = seen.withLock { $0 }
+        #expect(changes.count == 1)
+        #expect(changes.first?.newValue?["path"] == .string(moved))
+        #expect(changes.first?.oldValue?["path"] == .string(files.file))
     }
 
     @Test func bareBookmarkDataIsResolvedAndRewrittenInItsOwnForm() throws {
