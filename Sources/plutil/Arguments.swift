@@ -45,6 +45,8 @@ struct Invocation {
     var verb: Verb
     var paths: [String] = []
     var readable = false
+    /// Extension: `-lossy` lets OpenStep and `.strings` output hold numbers, Booleans and dates as strings.
+    var lossy = false
     var terminatingNewline = true
     var outputPath: String?
     var outputExtension: String?
@@ -148,6 +150,7 @@ struct Invocation {
             case "-n": terminatingNewline = false
             case "-s": silent = true
             case "-r": readable = true
+            case "-lossy": lossy = true
             case "-o":
                 guard let next = args.popFirst() else { throw ArgumentError("Missing argument for -o.") }
                 outputPath = next

@@ -125,6 +125,7 @@ struct Runner {
             }
             var options = PlistWriteOptions()
             options.prettyPrinted = invocation.readable
+            options.lossy = invocation.lossy
             do {
                 bytes = try PropertyList.writeBytes(value, format: plistFormat, options: options)
             } catch let error as PlistError {

@@ -63,6 +63,7 @@ There are some additional optional arguments that apply to the -convert, -insert
                                the path '-' means stdout
  -e extension                  specify alternate extension for converted files
  -r                            if writing JSON, output in human-readable form
+ -lossy                        (extension) if writing OpenStep or strings, write numbers, booleans and dates as strings
  -n                            prevent printing a terminating newline if it is not part of the format, such as with raw
  --                            specifies that all further arguments are file names
 

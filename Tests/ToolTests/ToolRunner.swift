@@ -41,40 +41,6 @@ enum ToolRunner {
     static let oursMissing: Comment = "the built plutil was not found next to the test bundle (set PLUTIL to its path)"
     static let appleMissing: Comment = "the Swift toolchain's plutil (next to `swift` on PATH) is the differential oracle"
 
-    /// Whether the built tool can read XML yet (the codec lands separately).
-    static let oursReadsXML: Bool = {
-        guard let dir = try? temporaryDirectory() else { return false }
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("probe.plist")
-        guard (try? Data("<plist><dict/></plist>".utf8).write(to: file)) != nil,
-            let r = try? runOurs(["-lint", file.path])
-        else { return false }
-        return r.status == 0
-    }()
-    static let codecMissing: Comment = "the XML reader has not landed in this build of PlistKit"
-
-    /// Whether the built tool reads and writes binary plists yet.
-    static let oursHandlesBinary: Bool = {
-        guard oursReadsXML, let dir = try? temporaryDirectory() else { return false }
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("probe.plist")
-        guard (try? Data("<plist><dict/></plist>".utf8).write(to: file)) != nil,
-            (try? runOurs(["-convert", "binary1", file.path]))?.status == 0,
-            let r = try? runOurs(["-lint", file.path])
-        else { return false }
-        return r.status == 0
-    }()
-    /// Whether the built tool writes OpenStep text yet.
-    static let oursWritesOpenStep: Bool = {
-        guard oursReadsXML, let dir = try? temporaryDirectory() else { return false }
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("probe.plist")
-        guard (try? Data("<plist><dict><key>a</key><string>b</string></dict></plist>".utf8).write(to: file)) != nil
-        else { return false }
-        return (try? runOurs(["-convert", "openstep", "-o", "-", file.path]))?.status == 0
-    }()
-    static let openStepMissing: Comment = "the OpenStep writer has not landed in this build of PlistKit"
-    static let binaryMissing: Comment = "the binary reader and writer have not landed in this build of PlistKit"
 
     static func runOurs(_ arguments: [String], input: Data = Data(), in directory: URL? = nil) throws -> Result {
         guard let ours else { throw CocoaError(.fileNoSuchFile) }

@@ -309,7 +309,7 @@ struct JSONParser {
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
                 throw error(.encoding, "a \\u escape of a lone low surrogate", at: at)
             }
-            appendUTF8(scalar)
+            UTF8Encoding.append(scalar, to: &scratch)
         default:
             throw error(.syntax, "invalid escape: a backslash followed by \(describe(at + 1))", at: at)
         }
@@ -333,23 +333,6 @@ struct JSONParser {
         return v
     }
 
-    mutating func appendUTF8(_ s: UInt32) {
-        if s < 0x80 {
-            scratch.append(UInt8(s))
-        } else if s < 0x800 {
-            scratch.append(UInt8(0xC0 | s >> 6))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        } else if s < 0x10000 {
-            scratch.append(UInt8(0xE0 | s >> 12))
-            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        } else {
-            scratch.append(UInt8(0xF0 | s >> 18))
-            scratch.append(UInt8(0x80 | s >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        }
-    }
 
     /// A `String` from UTF-8 bytes, validating them; `offset` is where `bytes` starts in the input (for errors).
     func makeString(_ bytes: UnsafeRawBufferPointer, ascii: Bool, offset: Int, fromEscapes: Bool = false) throws -> String {

@@ -84,7 +84,7 @@ enum OpenStepReader {
                 i += 2
             }
             i += 2
-            OpenStepParser.appendUTF8(u, to: &out)
+            UTF8Encoding.append(u, to: &out)
         }
         return out
     }
@@ -415,14 +415,14 @@ struct OpenStepParser {
             let c = p[i]
             if c == quote {
                 i += 1
-                if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch) }
+                if pendingHigh != 0 { UTF8Encoding.append(0xFFFD, to: &scratch) }
                 guard let string = String(validating: scratch, as: UTF8.self) else {
                     throw error(.encoding, "string is not valid UTF-8", at: open)
                 }
                 return string
             }
             guard c == 0x5C else {
-                if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
+                if pendingHigh != 0 { UTF8Encoding.append(0xFFFD, to: &scratch); pendingHigh = 0 }
                 let run = i
                 i += 1
                 while i < n && p[i] != quote && p[i] != 0x5C { i += 1 }
@@ -461,13 +461,13 @@ struct OpenStepParser {
                     digits += 1
                 }
                 if v >= 0xD800 && v < 0xDC00 {
-                    if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch) }
+                    if pendingHigh != 0 { UTF8Encoding.append(0xFFFD, to: &scratch) }
                     pendingHigh = v
                     continue
                 }
                 if v >= 0xDC00 && v < 0xE000 {
                     if pendingHigh != 0 {
-                        Self.appendUTF8(0x10000 + ((pendingHigh - 0xD800) << 10) + (v - 0xDC00), to: &scratch)
+                        UTF8Encoding.append(0x10000 + ((pendingHigh - 0xD800) << 10) + (v - 0xDC00), to: &scratch)
                         pendingHigh = 0
                         continue
                     }
@@ -476,12 +476,12 @@ struct OpenStepParser {
                 scalar = v
             default:
                 // Any other escaped character stands for itself (the rest of a multi-byte one follows unescaped).
-                if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
+                if pendingHigh != 0 { UTF8Encoding.append(0xFFFD, to: &scratch); pendingHigh = 0 }
                 scratch.append(e)
                 continue
             }
-            if pendingHigh != 0 { Self.appendUTF8(0xFFFD, to: &scratch); pendingHigh = 0 }
-            if scalar < 0x80 { scratch.append(UInt8(scalar)) } else { Self.appendUTF8(scalar, to: &scratch) }
+            if pendingHigh != 0 { UTF8Encoding.append(0xFFFD, to: &scratch); pendingHigh = 0 }
+            if scalar < 0x80 { scratch.append(UInt8(scalar)) } else { UTF8Encoding.append(scalar, to: &scratch) }
         }
         throw error(.truncated, "unterminated quoted string", at: open)
     }
@@ -496,23 +496,6 @@ struct OpenStepParser {
         }
     }
 
-    static func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
-        if v < 0x80 {
-            out.append(UInt8(v))
-        } else if v < 0x800 {
-            out.append(UInt8(0xC0 | v >> 6))
-            out.append(UInt8(0x80 | v & 0x3F))
-        } else if v < 0x10000 {
-            out.append(UInt8(0xE0 | v >> 12))
-            out.append(UInt8(0x80 | v >> 6 & 0x3F))
-            out.append(UInt8(0x80 | v & 0x3F))
-        } else {
-            out.append(UInt8(0xF0 | v >> 18))
-            out.append(UInt8(0x80 | v >> 12 & 0x3F))
-            out.append(UInt8(0x80 | v >> 6 & 0x3F))
-            out.append(UInt8(0x80 | v & 0x3F))
-        }
-    }
 
     // MARK: Data and GNUstep forms
 

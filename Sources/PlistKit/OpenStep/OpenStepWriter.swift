@@ -126,7 +126,7 @@ struct OpenStepTextEmitter {
                 throw PlistError(
                     .unrepresentable,
                     "OpenStep has no \(v.typeName) values (only strings, data, arrays and dictionaries); "
-                        + "use the lossy option to write it as a string, or the GNUstep format")
+                        + "write it as a string with the lossy option (plutil -lossy), or use the GNUstep format")
             }
         }
     }

@@ -62,7 +62,7 @@ struct XMLReaderInputEncoding {
                     i += 2
                 }
             }
-            Self.appendUTF8(scalar, to: &out)
+            UTF8Encoding.append(scalar, to: &out)
         }
         return out
     }
@@ -90,17 +90,4 @@ struct XMLReaderInputEncoding {
             : UInt32(b[i + 3]) << 24 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])
     }
 
-    private static func appendUTF8(_ s: UInt32, to out: inout [UInt8]) {
-        switch s {
-        case 0..<0x80:
-            out.append(UInt8(s))
-        case 0x80..<0x800:
-            out.append(UInt8(0xC0 | s >> 6)); out.append(UInt8(0x80 | s & 0x3F))
-        case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | s >> 12)); out.append(UInt8(0x80 | s >> 6 & 0x3F)); out.append(UInt8(0x80 | s & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | s >> 18)); out.append(UInt8(0x80 | s >> 12 & 0x3F))
-            out.append(UInt8(0x80 | s >> 6 & 0x3F)); out.append(UInt8(0x80 | s & 0x3F))
-        }
-    }
 }

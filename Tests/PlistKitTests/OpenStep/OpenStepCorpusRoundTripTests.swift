@@ -43,7 +43,11 @@ import Testing
             #expect(try PropertyList.read(gnustep).value == value, "\(path) via GNUstep")
             if Self.openStepOnly(value) {
                 let openStep = try OS.write(value, .openStep)
-                #expect(try PropertyList.read(openStep).value == value, "\(path) via OpenStep")
+                let back = try PropertyList.read(openStep).value
+                #expect(back == value, "\(path) via OpenStep")
+                // The criterion: XML → OpenStep → XML gives the same XML bytes.
+                #expect(try PropertyList.writeBytes(back, format: .xml) == PropertyList.writeBytes(value, format: .xml),
+                        "\(path): XML bytes after an OpenStep round trip")
                 // Foundation's bridge hands back Swift `String` keys, which merge canonically equivalent keys.
                 if !Self.hasCanonicallyEquivalentKeys(value) {
                     #expect(OS.foundation(openStep) == value, "\(path): Foundation reading our OpenStep")
