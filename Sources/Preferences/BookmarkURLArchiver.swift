@@ -17,12 +17,14 @@ import Synchronization
 /// `path` is the standardized path of the URL as given; `bookmark` is `Bookmark.create(for:)` data. The keys are
 /// exactly `LocationURLArchiver`'s plus `bookmark`, so either archiver reads the other's values.
 ///
-/// Reading (`unarchive`/`resolve`): a dictionary with `bookmark` is resolved — stored path first, then the file's
-/// identity (a rename or move is followed). A stale bookmark comes back with a replacement value (refreshed data and
-/// the new path) that `Defaults.url(forKey:)` writes in place. When resolution fails (the file is gone, the data is
-/// damaged) the stored `path` is returned, as a location-only value would be. Bare bookmark data (`book…`) is
-/// resolved the same way. Every other form `LocationURLArchiver` reads is accepted: `{path, url}`, a path or URL
-/// string (`~` expanded), Apple's `NSKeyedArchiver` `NSURL` archive, UTF-8 URL text in data. Anything else → nil.
+/// Reading (`unarchive`/`resolve`): a dictionary with `bookmark`, or bare bookmark data (`book…`), is resolved —
+/// stored path first, then the file's identity (a rename or move is followed). A stale bookmark comes back with a
+/// replacement value (refreshed data and the new path, in the same form) that `Defaults.url(forKey:)` writes in
+/// place. When resolution fails (the file is gone, the data is damaged) the stored `path` is returned, as a
+/// location-only value would be, and the failure is remembered for `failureRetryInterval` seconds. Data made on macOS
+/// resolves by path and counts as stale (`.foreignFormat`), so it is replaced by Linux bookmark data. Every other
+/// form `LocationURLArchiver` reads is accepted: `{path, url}`, a path or URL string (`~` expanded), Apple's
+/// `NSKeyedArchiver` `NSURL` archive, UTF-8 URL text in data. Anything else → nil.
 public struct BookmarkURLArchiver: URLArchiver {
     /// Options for the bookmarks `archive` creates (`.minimalBookmark` makes them smaller).
     public var creationOptions: BookmarkCreationOptions
@@ -30,7 +32,8 @@ public struct BookmarkURLArchiver: URLArchiver {
     public var resolveOptions: BookmarkResolveOptions
 
     /// The default resolution options: the Bookmarks defaults with a 100 ms / 10,000-entry search budget, because
-    /// `url(forKey:)` is often called on a hot path and a deleted file costs a whole budget on every read.
+    /// `url(forKey:)` is often called on a hot path and a deleted file costs a whole budget (once per
+    /// `failureRetryInterval`).
     public static var defaultResolveOptions: BookmarkResolveOptions {
         var options = BookmarkResolveOptions()
         options.budget = SearchBudget(maxEntries: 10_000, maxMilliseconds: 100)
