@@ -13,7 +13,7 @@ public final class Defaults: Sendable {
     public let domain: String
     /// The context: locations, options, argument and registration domains, shared file cache.
     public let environment: PreferencesEnvironment
-    /// How URLs are stored and read back.
+    /// How URLs are stored and read back: `BookmarkURLArchiver` unless the initializer was given another.
     public let urlArchiver: any URLArchiver
 
     private struct State {

@@ -93,6 +93,18 @@ import Testing
         #expect(d.plistValue(forKey: "where") == nil)
     }
 
+    @Test func urlsInsideAnyValuesUseTheArchiver() throws {
+        let dir = TempDirectory("prefs-bm")
+        let file = try makeFile(dir)
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        d.set(URL(fileURLWithPath: file) as Any, forKey: "any")
+        d.set(["recent": [URL(fileURLWithPath: file)]] as [String: Any], forKey: "nested")
+        #expect(d.bookmark(forKey: "any") != nil)
+        let element = try #require(d.plistValue(forKey: "nested")?["recent"]?[0])
+        #expect(element["path"] == .string(file))
+        #expect(element["bookmark"]?.dataValue != nil)
+    }
+
     @Test func locationArchiverInstanceNeverBookmarks() throws {
         let dir = TempDirectory("prefs-bm")
         let file = try makeFile(dir)
