@@ -9,8 +9,7 @@ public protocol PreferencesCodec: Sendable {
     func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8]
 }
 
-/// The PlistKit codec: `PropertyList.read` (format detected) and `PropertyList.writeBytes`. When asked for binary
-/// in a build whose binary writer reports `.unsupportedFormat`, it writes XML instead.
+/// The PlistKit codec: `PropertyList.read` (format detected) and `PropertyList.writeBytes`.
 public struct PlistKitCodec: PreferencesCodec {
     /// Read limits for domain files.
     public var readOptions: PlistReadOptions
@@ -24,11 +23,6 @@ public struct PlistKitCodec: PreferencesCodec {
     }
 
     public func encode(_ value: PlistValue, format: PlistFormat) throws -> [UInt8] {
-        do {
-            return try PropertyList.writeBytes(value, format: format)
-        } catch let error as PlistError where error.kind == .unsupportedFormat && format == .binary {
-            // A build without the binary writer still stores valid, Foundation-readable files.
-            return try PropertyList.writeBytes(value, format: .xml)
-        }
+        try PropertyList.writeBytes(value, format: format)
     }
 }

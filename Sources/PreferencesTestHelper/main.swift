@@ -11,12 +11,10 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-/// Our store over the roots given by the environment variables, with PlistKit's codec (binary, or XML while the
-/// binary writer is absent; Foundation's only if neither is in the build).
+/// Our store over the roots given by the environment variables, with the default (PlistKit) codec.
 func environment(flushDelay: Double = 60) -> PreferencesEnvironment {
     var options = StoreOptions()
     options.flushDelay = flushDelay
-    if !HelperCodec.plistKitWorks && !HelperCodec.plistKitXMLWorks { options.codec = HelperCodec() }
     return PreferencesEnvironment(locations: .fromEnvironment(), options: options, applicationDomain: "helper")
 }
 

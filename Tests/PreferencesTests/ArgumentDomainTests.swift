@@ -19,7 +19,7 @@ import Testing
         #expect(ArgumentDomain.parseValue("a(b)") == "a(b)") // only the first character decides
     }
 
-    @Test(.enabled(if: TestCodec.openStepWorks, "PlistKit's OpenStep reader is not in this build yet"))
+    @Test
     func plistValuesAreParsed() {
         // Reference §2.10: `-Bar '(1,2,3)'` gives ["1","2","3"] (OpenStep holds strings only).
         #expect(ArgumentDomain.parseValue("(1,2,3)") == ["1", "2", "3"])
@@ -29,7 +29,6 @@ import Testing
     }
 
     @Test func xmlValueIsParsed() throws {
-        try #require(TestCodec.plistKitXMLWorks, "PlistKit's XML reader is not in this build")
         let xml = "<plist version=\"1.0\"><array><integer>1</integer><true/></array></plist>"
         #expect(ArgumentDomain.parseValue(xml) == [1, true])
     }

@@ -35,7 +35,7 @@ final class TempDirectory: @unchecked Sendable {
 
     /// Writes a plist file with the test codec (creating directories). Binary by default — XML while PlistKit has no
     /// binary reader, so helper processes (which use PlistKit) can read the fixture.
-    func writePlist(_ value: PlistValue, to file: String, format: PlistFormat = TestCodec.plistKitWorks ? .binary : .xml) throws {
+    func writePlist(_ value: PlistValue, to file: String, format: PlistFormat = .binary) throws {
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let bytes = try TestCodec.current.encode(value, format: format)

@@ -2,34 +2,9 @@ import Foundation
 import PlistKit
 @testable import Preferences
 
-/// The codec the store tests use: PlistKit's when its binary and XML codecs are present (the library default), else
-/// Foundation's `PropertyListSerialization` — so the store's locking, merging and crash protocol are tested even
-/// before the codecs land, with an independent implementation reading and writing the bytes.
+/// The codec the store tests use: the library's default, PlistKit's.
 enum TestCodec {
-    static let plistKitWorks: Bool = {
-        let sample: PlistValue = ["k": 1]
-        // The binary writer itself (PlistKitCodec falls back to XML without it).
-        guard let bytes = try? PropertyList.writeBytes(sample, format: .binary), bytes.starts(with: Array("bplist00".utf8)),
-            let back = try? PlistKitCodec().decode(bytes)
-        else { return false }
-        return back == sample
-    }()
-
-    /// PlistKit's XML reader and writer are in the build (the `defaults` tool then works end to end).
-    static let plistKitXMLWorks: Bool = {
-        let sample: PlistValue = ["k": 1, "s": "x"]
-        guard let bytes = try? PropertyList.writeBytes(sample, format: .xml),
-            let back = try? PropertyList.read(bytes).value
-        else { return false }
-        return back == sample
-    }()
-
-    /// PlistKit's OpenStep reader is in the build (raw `defaults write` values, argument-domain plists).
-    static let openStepWorks: Bool = {
-        (try? PropertyList.read(Array("(a, b)".utf8)).value) == ["a", "b"]
-    }()
-
-    static var current: any PreferencesCodec { plistKitWorks ? PlistKitCodec() : FoundationCodec() }
+    static var current: any PreferencesCodec { PlistKitCodec() }
 }
 
 /// Reads and writes domain files with Foundation's `PropertyListSerialization`.

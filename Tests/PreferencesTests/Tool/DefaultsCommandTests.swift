@@ -206,7 +206,7 @@ import Testing
 
 /// The real `defaults` binary end to end (it uses PlistKit's codecs: XML now, binary when present, OpenStep for raw
 /// values).
-@Suite(.enabled(if: TestCodec.plistKitXMLWorks, "PlistKit's XML codec is not in this build"))
+@Suite
 struct DefaultsToolEndToEndTests {
     @Test func writeIntThenReadPrintsFiveAsProcesses() throws {
         let dir = TempDirectory("defaults-e2e")
@@ -218,7 +218,7 @@ struct DefaultsToolEndToEndTests {
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "com.example.demo")) == ["k": 5])
     }
 
-    @Test(.enabled(if: TestCodec.openStepWorks, "PlistKit's OpenStep reader is not in this build yet"))
+    @Test
     func rawPlistValuesAndDomainRep() throws {
         let dir = TempDirectory("defaults-raw")
         let runner = ProcessRunner(directory: dir)
@@ -244,9 +244,7 @@ struct DefaultsToolEndToEndTests {
         #expect(try FoundationCodec().decode(Array(out.stdout.utf8)) == ["k": "v"])
         let exported = dir.path + "/exported.plist"
         #expect(try runner.run("defaults", ["export", "d", exported]).status == 0)
-        if TestCodec.plistKitWorks { // binary export once PlistKit's binary writer is present (XML until then)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: exported)).starts(with: Array("bplist00".utf8)))
-        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: exported)).starts(with: Array("bplist00".utf8)))
         #expect(try runner.run("defaults", ["import", "e", exported]).status == 0)
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "e")) == ["k": "v"])
         let xml = Data(try FoundationCodec().encode(["from": "stdin"], format: .xml))
