@@ -124,19 +124,3 @@ struct Hand: Codable, Equatable {
     }
 }
 
-/// Whether a format's reader and writer are in this build (codecs land independently).
-enum Landed {
-    static func has(_ format: PlistFormat) -> Bool {
-        do {
-            let bytes = try PropertyList.writeBytes(.array([.string("x")]), format: format)
-            return try bytes.withUnsafeBytes { try PropertyList.read($0, as: format) } == .array([.string("x")])
-        } catch {
-            return false
-        }
-    }
-    static let xml = has(.xml)
-    static let binary = has(.binary)
-    static let json = has(.json)
-    static let openStep = has(.openStep)
-    static let gnustep = has(.gnustep)
-}

@@ -73,10 +73,10 @@ import Testing
 
     // MARK: Bytes, once the format's reader and writer are in the build
 
-    @Test(.enabled(if: Landed.xml, "the XML reader/writer is not in this build yet"))
+    @Test
     func xmlBytesBothWays() throws { try bytesBothWays(.xml, .xml) }
 
-    @Test(.enabled(if: Landed.binary, "the binary reader/writer is not in this build yet"))
+    @Test
     func binaryBytesBothWays() throws { try bytesBothWays(.binary, .binary) }
 
     func bytesBothWays(_ ours: PlistFormat, _ theirs: PropertyListSerialization.PropertyListFormat) throws {

@@ -146,7 +146,7 @@ import Testing
         #expect(context.debugDescription.contains(underlying.description))
     }
 
-    @Test(.enabled(if: Landed.xml, "the XML reader is not in this build yet"))
+    @Test
     func xmlSyntaxErrorCarriesLineAndOffset() throws {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>

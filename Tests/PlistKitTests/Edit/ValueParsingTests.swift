@@ -16,10 +16,6 @@ import Testing
         return try ApplePlutil.parse(r.out)["k"]
     }
 
-    static var xmlReaderAvailable: Bool {
-        (try? PropertyList.read(Array("<plist><true/></plist>".utf8))) != nil
-    }
-    static var jsonReaderAvailable: Bool { (try? PropertyList.read(Array("[true]".utf8))) != nil }
 
     @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason),
           arguments: ["YES", "yes", "TRUE", "true", "True", "1", "no", "NO", "false", "foo", ""])
@@ -74,21 +70,18 @@ import Testing
     }
 
     @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason),
-          .enabled(if: xmlReaderAvailable, "dates are read by the XML reader, which has not landed in this build"),
           arguments: ["2024-01-01T00:00:00Z", "2024-02-30T25:61:61Z", "1999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
     func datesMatchApple(_ text: String) throws {
         #expect(try .date(PlutilValueParser.parseDate(text)) == Self.apple("date", text))
     }
 
-    @Test(.enabled(if: xmlReaderAvailable, "dates are read by the XML reader, which has not landed in this build"),
-          arguments: ["2024-01-01", "2024-01-01T00:00:00", "yesterday", "", "2024-01-01T00:00:00Z</date><date>"])
+    @Test(arguments: ["2024-01-01", "2024-01-01T00:00:00", "yesterday", "", "2024-01-01T00:00:00Z</date><date>"])
     func malformedDatesAreRefusedNotACrash(_ text: String) {
         // Apple's tool crashes (SIGILL) on each of these.
         #expect(throws: PlistError.self) { try PlutilValueParser.parseDate(text) }
     }
 
     @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason),
-          .enabled(if: xmlReaderAvailable, "the XML reader has not landed in this build"),
           arguments: ["<array><integer>1</integer></array>", "<plist><dict><key>a</key><true/></dict></plist>",
                       "<?xml version=\"1.0\"?><plist version=\"1.0\"><string>x</string></plist>"])
     func xmlFragmentsMatchApple(_ text: String) throws {
@@ -96,14 +89,12 @@ import Testing
     }
 
     @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason),
-          .enabled(if: jsonReaderAvailable, "the JSON reader has not landed in this build"),
           arguments: [#"{"a":[1,2.5,true,"s"]}"#, #""str""#, "1", "[]", #"{"n":{"m":[false]}}"#])
     func jsonMatchesApple(_ text: String) throws {
         #expect(try PlutilValueParser.parseJSON(text) == Self.apple("json", text))
     }
 
-    @Test(.enabled(if: jsonReaderAvailable, "the JSON reader has not landed in this build"),
-          arguments: ["{bad", "null", "[1,null]"])
+    @Test(arguments: ["{bad", "null", "[1,null]"])
     func badJSONIsRefused(_ text: String) {
         #expect(throws: PlistError.self) { try PlutilValueParser.parseJSON(text) }
     }
