@@ -27,7 +27,15 @@ enum XMLReaderControlCharacters {
         var found = false
         var i = 0
         let n = b.count
+        // Every document pays for this scan: skip eight bytes at a time while none is below 0x20 (which covers tab,
+        // LF and CR too; they are sorted out below) or a stand-in's lead byte.
         while i < n {
+            while i + 8 <= n {
+                let word = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if SWAR.hasLess(word, 0x20) || SWAR.hasByte(word, lead.0) { break }
+                i += 8
+            }
+            guard i < n else { break }
             let c = b[i]
             if isControl(c) || c == 0x0D {
                 found = true
