@@ -9,7 +9,7 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
     @usableFromInline var _keys: [String]
     @usableFromInline var _values: [PlistValue]
     // Built only past a small size: a linear scan beats hashing for the short dictionaries that dominate plists.
-    @usableFromInline var _index: [ExactKey: Int]?
+    @usableFromInline var _index: PlistKeyIndex?
 
     @usableFromInline static var indexThreshold: Int { 12 }
 
@@ -49,11 +49,10 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
 
     /// The position of `key`, compared by exact scalars.
     public func index(forKey key: String) -> Int? {
-        if let index = _index { return index[ExactKey(key)] }
+        if let index = _index { return index.position(of: key, in: _keys) }
         var i = 0
-        let probe = key.utf8
         while i < _keys.count {
-            if _keys[i].utf8.elementsEqual(probe) { return i }
+            if exactKeyBytesEqual(_keys[i], key) { return i }
             i += 1
         }
         return nil
@@ -92,11 +91,9 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
         _keys.append(key)
         _values.append(value)
         if _index != nil {
-            _index![ExactKey(key)] = _keys.count - 1
+            _index!.appended(_keys)
         } else if _keys.count > Self.indexThreshold {
-            var index = [ExactKey: Int](minimumCapacity: _keys.count * 2)
-            for (i, k) in _keys.enumerated() { index[ExactKey(k)] = i }
-            _index = index
+            _index = PlistKeyIndex(uniqueKeys: _keys)
         }
     }
 
@@ -106,15 +103,7 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
         guard let i = index(forKey: key) else { return nil }
         _keys.remove(at: i)
         let old = _values.remove(at: i)
-        if _index != nil {
-            if _keys.count > Self.indexThreshold {
-                var index = [ExactKey: Int](minimumCapacity: _keys.count * 2)
-                for (j, k) in _keys.enumerated() { index[ExactKey(k)] = j }
-                _index = index
-            } else {
-                _index = nil
-            }
-        }
+        if _index != nil { rebuildIndex() }
         return old
     }
 
@@ -123,13 +112,13 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
         if let i = index(forKey: key) { _values[i] = value; return }
         _keys.insert(key, at: position)
         _values.insert(value, at: position)
-        if _keys.count > Self.indexThreshold {
-            var index = [ExactKey: Int](minimumCapacity: _keys.count * 2)
-            for (j, k) in _keys.enumerated() { index[ExactKey(k)] = j }
-            _index = index
-        } else {
-            _index = nil
-        }
+        rebuildIndex()
+    }
+
+    /// Rebuilds the index after positions shifted (or drops it when the dictionary got small).
+    @usableFromInline mutating func rebuildIndex() {
+        _index = nil  // releases a uniquely held table before the new one is allocated
+        if _keys.count > Self.indexThreshold { _index = PlistKeyIndex(uniqueKeys: _keys) }
     }
 
     /// The entries sorted by key in Core Foundation's order (UTF-16 code units).
