@@ -6,7 +6,7 @@ struct BinaryKeyCache {
         var keyRefs: Int
         var count: Int
         var keys: [String]
-        var index: [ExactKey: Int]?
+        var index: PlistKeyIndex?
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: 256)
@@ -33,7 +33,7 @@ struct BinaryKeyCache {
         return entry
     }
 
-    mutating func store(keyRefs: Int, count: Int, refSize: Int, keys: [String], index: [ExactKey: Int]?, base: UnsafeRawPointer) {
+    mutating func store(keyRefs: Int, count: Int, refSize: Int, keys: [String], index: PlistKeyIndex?, base: UnsafeRawPointer) {
         guard count >= 2 else { return }
         entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, keys: keys, index: index)
     }

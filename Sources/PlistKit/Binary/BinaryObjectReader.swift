@@ -307,9 +307,9 @@ struct BinaryObjectReader {
             return .dictionary(dict)
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
-        var lookup: [ExactKey: Int]?
+        var lookup: PlistKeyIndex?
         if count > PlistDictionary.indexThreshold {
-            duplicate = Self.firstDuplicate(keys, index: &lookup)
+            (lookup, duplicate) = PlistKeyIndex.build(keys)
         }
         if let duplicate {
             if duplicateKeys == .reject {
@@ -330,15 +330,6 @@ struct BinaryObjectReader {
         dict._index = lookup
         keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
         return .dictionary(dict)
-    }
-
-    /// The position of the first key equal (by exact scalars) to an earlier one, for a dictionary past
-    /// `PlistDictionary`'s index threshold; builds its lookup index on the way (returned in `index`).
-    private static func firstDuplicate(_ keys: [String], index: inout [ExactKey: Int]?) -> Int? {
-        var built = [ExactKey: Int](minimumCapacity: keys.count)
-        for i in 0..<keys.count where built.updateValue(i, forKey: ExactKey(keys[i])) != nil { return i }
-        index = built
-        return nil
     }
 
     /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities

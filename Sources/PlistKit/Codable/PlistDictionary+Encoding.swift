@@ -3,23 +3,18 @@
 /// Keys known to be unique, with the lookup index a dictionary of that many keys needs.
 struct KeyTemplate {
     var keys: [String] = []
-    var index: [ExactKey: Int]?
+    var index: PlistKeyIndex?
 }
 
 extension PlistDictionary {
     /// A dictionary over keys already known to be unique (and their index, when the size calls for one).
-    init(uniqueKeys keys: [String], values: [PlistValue], index: [ExactKey: Int]?) {
+    init(uniqueKeys keys: [String], values: [PlistValue], index: PlistKeyIndex?) {
         self.init()
         _keys = keys
         _values = values
         if keys.count > Self.indexThreshold {
-            if let index, index.count == keys.count {
-                _index = index
-            } else {
-                var built = [ExactKey: Int](minimumCapacity: keys.count * 2)
-                for (i, k) in keys.enumerated() { built[ExactKey(k)] = i }
-                _index = built
-            }
+            // The template's index fits only the template's own (full) key array.
+            _index = index ?? PlistKeyIndex(uniqueKeys: keys)
         }
     }
 
@@ -27,14 +22,18 @@ extension PlistDictionary {
     /// position and its last value, as Foundation's encoder does.
     init(encodedKeys keys: [String], values: [PlistValue]) {
         self.init()
-        if !Self.hasDuplicates(keys) {
+        if keys.count > Self.indexThreshold {
+            // One pass both checks for duplicates and builds the index.
+            let (index, duplicate) = PlistKeyIndex.build(keys)
+            if duplicate == nil {
+                _keys = keys
+                _values = values
+                _index = index
+                return
+            }
+        } else if !Self.hasDuplicates(keys) {
             _keys = keys
             _values = values
-            if keys.count > Self.indexThreshold {
-                var index = [ExactKey: Int](minimumCapacity: keys.count * 2)
-                for (i, k) in keys.enumerated() { index[ExactKey(k)] = i }
-                _index = index
-            }
             return
         }
         for i in 0..<keys.count { updateValue(values[i], forKey: keys[i]) }
@@ -43,15 +42,10 @@ extension PlistDictionary {
     private static func hasDuplicates(_ keys: [String]) -> Bool {
         let n = keys.count
         if n < 2 { return false }
-        if n <= 16 {
-            for i in 1..<n {
-                let ki = keys[i]
-                for j in 0..<i where exactKeyEqual(ki, keys[j]) { return true }
-            }
-            return false
+        for i in 1..<n {
+            let ki = keys[i]
+            for j in 0..<i where exactKeyEqual(ki, keys[j]) { return true }
         }
-        var seen = Set<ExactKey>(minimumCapacity: n)
-        for k in keys where !seen.insert(ExactKey(k)).inserted { return true }
         return false
     }
 }

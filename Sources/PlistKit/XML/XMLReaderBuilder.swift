@@ -243,6 +243,18 @@ final class XMLReaderBuilder {
     }
 
     private func makeDictionary(_ frame: Frame, count: Int) -> PlistValue? {
+        if count > PlistDictionary.indexThreshold {
+            // Large: one pass builds the index and finds duplicates; without any, the slices are the dictionary.
+            let dictKeys = Array(keys[frame.keyStart..<(frame.keyStart + count)])
+            let (index, duplicate) = PlistKeyIndex.build(dictKeys)
+            if duplicate == nil {
+                var d = PlistDictionary()
+                d._keys = dictKeys
+                d._values = Array(values[frame.valueStart..<(frame.valueStart + count)])
+                d._index = index
+                return .dictionary(d)
+            }
+        }
         var d = PlistDictionary(minimumCapacity: count)
         for j in 0..<count {
             let key = keys[frame.keyStart + j]
