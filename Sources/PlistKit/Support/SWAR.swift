@@ -17,4 +17,17 @@ enum SWAR {
     @inline(__always) static func hasJSONSpecial(_ x: UInt64, slash: Bool) -> Bool {
         hasLess(x, 0x20) || hasByte(x, 0x22) || hasByte(x, 0x5C) || (slash && hasByte(x, 0x2F))
     }
+
+    /// Exact per-byte masks (0x80 in each byte that matches, no false positives from borrows), for tests that must
+    /// exclude some bytes from a class.
+    /// Bytes of `x` equal to `c`.
+    @inline(__always) static func maskEqual(_ x: UInt64, _ c: UInt8) -> UInt64 {
+        let y = x ^ (ones &* UInt64(c))
+        return ~(((y & ~high) &+ ~high) | y) & high
+    }
+
+    /// Bytes of `x` below `c` (`c` ≤ 0x80).
+    @inline(__always) static func maskLess(_ x: UInt64, _ c: UInt8) -> UInt64 {
+        ~(((x & ~high) &+ ones &* UInt64(0x80 - c)) | x) & high
+    }
 }

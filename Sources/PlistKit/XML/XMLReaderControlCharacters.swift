@@ -27,12 +27,13 @@ enum XMLReaderControlCharacters {
         var found = false
         var i = 0
         let n = b.count
-        // Every document pays for this scan: skip eight bytes at a time while none is below 0x20 (which covers tab,
-        // LF and CR too; they are sorted out below) or a stand-in's lead byte.
+        // Every document pays for this scan: skip eight bytes at a time while none is a control character other
+        // than tab and LF (indentation and line ends are everywhere) or a stand-in's lead byte.
         while i < n {
             while i + 8 <= n {
                 let word = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if SWAR.hasLess(word, 0x20) || SWAR.hasByte(word, lead.0) { break }
+                let controls = SWAR.maskLess(word, 0x20) & ~SWAR.maskEqual(word, 0x09) & ~SWAR.maskEqual(word, 0x0A)
+                if controls | SWAR.maskEqual(word, lead.0) != 0 { break }
                 i += 8
             }
             guard i < n else { break }
