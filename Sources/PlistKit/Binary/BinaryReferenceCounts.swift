@@ -15,8 +15,10 @@ enum BinaryReferenceCounts {
         counts.initialize(repeating: 0, count: count)
         var budget = 2 * end
         for i in 0..<count {
-            let offset = Int(read(base, end + i * offsetSize, offsetSize))
-            guard offset >= BinaryTrailer.headerSize, offset < end else { continue }
+            // Compared before converting: an 8-byte entry can exceed Int.max.
+            let entry = read(base, end + i * offsetSize, offsetSize)
+            guard entry >= UInt64(BinaryTrailer.headerSize), entry < UInt64(end) else { continue }
+            let offset = Int(entry)
             let marker = base.load(fromByteOffset: offset, as: UInt8.self)
             let kind = marker >> 4
             guard kind == 0xA || kind == 0xD else { continue }

@@ -99,6 +99,19 @@ import Testing
         expectRejected("reference past count", F([F.array([1, 200]), F.int(1)]).bytes, .invalidReference)
     }
 
+    /// Found by the `binary` fuzz target (Corpus/regressions/binary): an 8-byte offset entry above `Int.max` trapped in
+    /// the reference-counting pass, which converted it to `Int` before comparing it with the object area.
+    @Test func offsetEntryAboveIntMax() {
+        for entry: UInt64 in [0xFFFF_FFFF_FFFF_B300, 1 << 63, UInt64.max] {
+            var f = F([F.int(1)], offsetSize: 8, refSize: 1)
+            f.offsetsOverride = [entry]
+            expectRejected("offset entry \(entry)", f.bytes, .invalidReference)
+            var g = F([F.array([1]), F.int(1)], offsetSize: 8, refSize: 1)
+            g.offsetsOverride = [8, entry]
+            expectRejected("member offset entry \(entry)", g.bytes, .invalidReference)
+        }
+    }
+
     @Test func overlappingObjects() {
         // 100,000 offset entries all pointing at one 10,000-byte string: 1 GB if each were decoded separately.
         let n = 100_000

@@ -1,0 +1,140 @@
+// libFuzzer differential harness: where PlistKit and Foundation's PropertyListSerialization both accept an input,
+// they must give the same value — apart from the input classes skipped below, each documented with its reason in
+// Fuzz/README.md ("Differential exceptions"). Foundation is only asked about inputs PlistKit accepted (so its own
+// crashes on hostile input, which are not ours to find, stay out of the run).
+import Foundation
+import PlistKit
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFoundation(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let raw = UnsafeRawBufferPointer(start: data, count: size)
+    guard let (first, format) = try? PropertyList.read(raw, options: FuzzCheck.options) else { return 0 }
+    var ours = first
+    if format == .binary {
+        // CF's binary reader keeps the first of duplicate keys (its XML and OpenStep readers the last, our default).
+        var options = FuzzCheck.options
+        options.duplicateKeys = .firstWins
+        guard let kept = try? PropertyList.read(raw, as: .binary, options: options) else {
+            FuzzCheck.fail("binary input read with last-wins but not with first-wins duplicate keys")
+        }
+        ours = kept
+    }
+    guard Differential.comparable(raw, format: format, value: ours) else { return 0 }
+    let any: Any
+    do {
+        any = try PropertyListSerialization.propertyList(from: Data(raw), options: [], format: nil)
+    } catch {
+        return 0  // PlistKit is more lenient here; acceptance differences are covered by the readers' own tests
+    }
+    guard let theirs = Differential.fromFoundation(any) else { return 0 }
+    if let path = Differential.difference(ours, theirs, path: "", format: format) {
+        FuzzCheck.fail("\(format) value differs from Foundation's at \(path.isEmpty ? "the root" : path)")
+    }
+    return 0
+}
+
+enum Differential {
+    /// Whether the input belongs to a class where the two readers are known, and documented, to differ.
+    static func comparable(_ raw: UnsafeRawBufferPointer, format: PlistFormat, value: PlistValue) -> Bool {
+        switch format {
+        case .json, .gnustep: return false  // Foundation has no JSON plist reader, nor GNUstep's <*…> forms
+        case .xml: if hasQuotedGreaterThan(raw) { return false }  // CF ends a tag at the first '>'
+        default: break
+        }
+        if raw.count >= 2 && (raw[0] == 0x1F && raw[1] == 0x8B) { return false }  // gzip: PlistKit only
+        return !hasCanonicallyEquivalentKeys(value)
+    }
+
+    /// A `>` inside a quoted attribute value of some tag.
+    static func hasQuotedGreaterThan(_ b: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        var quote: UInt8 = 0
+        var inTag = false
+        while i < b.count {
+            let c = b[i]
+            if inTag {
+                if quote != 0 {
+                    if c == quote { quote = 0 } else if c == UInt8(ascii: ">") { return true }
+                } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    quote = c
+                } else if c == UInt8(ascii: ">") {
+                    inTag = false
+                }
+            } else if c == UInt8(ascii: "<") {
+                inTag = true
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Foundation on Linux merges dictionary keys that are canonically equivalent (`é` and `e` + U+0301).
+    static func hasCanonicallyEquivalentKeys(_ v: PlistValue) -> Bool {
+        switch v {
+        case .array(let a): return a.contains(where: hasCanonicallyEquivalentKeys)
+        case .dictionary(let d):
+            var seen = Set<String>()
+            for (k, _) in d where !seen.insert(k).inserted { return true }
+            return d.contains { hasCanonicallyEquivalentKeys($0.1) }
+        default: return false
+        }
+    }
+
+    /// PlistKit's value for a Foundation object, or nil for what has no public bridge (UIDs).
+    static func fromFoundation(_ any: Any) -> PlistValue? {
+        if let s = any as? String { return .string(s) }
+        if let d = any as? Data { return .data(d) }
+        if let d = any as? Date { return .date(PlistDate(d)) }
+        if let n = any as? NSNumber {
+            switch String(cString: n.objCType) {
+            case "c", "B": return .bool(n.boolValue)
+            case "f": return .real(PlistReal(n.floatValue))
+            case "d": return .real(PlistReal(n.doubleValue))
+            case "Q", "L", "I", "S", "C": return .integer(PlistInteger(n.uint64Value))
+            default: return .integer(PlistInteger(n.int64Value))
+            }
+        }
+        if let a = any as? [Any] {
+            var out: [PlistValue] = []
+            for e in a { guard let v = fromFoundation(e) else { return nil }; out.append(v) }
+            return .array(out)
+        }
+        if let d = any as? NSDictionary {
+            var out = PlistDictionary()
+            for (k, v) in d {
+                guard let key = k as? String, let value = fromFoundation(v) else { return nil }
+                out[key] = value
+            }
+            return .dictionary(out)
+        }
+        return nil
+    }
+
+    /// The key path of the first difference, or nil when equal. Reals compare by value (Foundation does not keep
+    /// PlistKit's float32 flag), NaN equal to NaN; strings by Swift equality.
+    static func difference(_ a: PlistValue, _ b: PlistValue, path: String, format: PlistFormat) -> String? {
+        switch (a, b) {
+        case let (.real(x), .real(y)):
+            if x.value.bitPattern == y.value.bitPattern || (x.value.isNaN && y.value.isNaN) { return nil }
+            return path
+        case let (.integer(x), .integer(y)) where format == .binary:
+            // 16-byte integers: CF keeps the low 64 bits as an unsigned value, PlistKit the signed 128-bit one.
+            return x.bitPattern == y.bitPattern ? nil : path + " (\(x) vs \(y))"
+        case let (.array(x), .array(y)):
+            guard x.count == y.count else { return path + " (count \(x.count) vs \(y.count))" }
+            for (i, (p, q)) in zip(x, y).enumerated() {
+                if let d = difference(p, q, path: path + "[\(i)]", format: format) { return d }
+            }
+            return nil
+        case let (.dictionary(x), .dictionary(y)):
+            guard x.count == y.count else { return path + " (count \(x.count) vs \(y.count))" }
+            for (k, v) in x {
+                guard let w = y[k] else { return path + ".\(k) (missing in Foundation's)" }
+                if let d = difference(v, w, path: path + ".\(k)", format: format) { return d }
+            }
+            return nil
+        default:
+            return a == b ? nil : path + " (\(a) vs \(b))"
+        }
+    }
+}
