@@ -33,12 +33,12 @@ enum XMLReaderControlCharacters {
             while i + 8 <= n {
                 let word = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 let controls = SWAR.maskLess(word, 0x20) & ~SWAR.maskEqual(word, 0x09) & ~SWAR.maskEqual(word, 0x0A)
-                if controls | SWAR.maskEqual(word, lead.0) != 0 { break }
+                if controls | SWAR.maskEqual(word, lead.0) | SWAR.maskEqual(word, 0xEF) != 0 { break }
                 i += 8
             }
             guard i < n else { break }
             let c = b[i]
-            if isControl(c) || c == 0x0D {
+            if isControl(c) || c == 0x0D || isNoncharacter(b, i) {
                 found = true
             } else if c == lead.0, i + 2 < n, b[i + 1] == lead.1, b[i + 2] == lead.2 {
                 return false
@@ -46,6 +46,13 @@ enum XMLReaderControlCharacters {
             i += 1
         }
         return found && (declaredEncodingIgnored || declaresUTF8OrNothing(b))
+    }
+
+    /// Whether `b[i...]` starts with U+FFFE or U+FFFF (EF BF BE / EF BF BF), which XML forbids even as references
+    /// but CF writes raw and reads back; they get stand-ins too (U+10FF20, U+10FF21).
+    @inline(__always)
+    private static func isNoncharacter(_ b: UnsafeRawBufferPointer, _ i: Int) -> Bool {
+        b[i] == 0xEF && i + 2 < b.count && b[i + 1] == 0xBF && (b[i + 2] == 0xBE || b[i + 2] == 0xBF)
     }
 
     /// The document with every control byte, and every CR in character data inside the root element (text and
@@ -61,6 +68,10 @@ enum XMLReaderControlCharacters {
                 let c = b[i]
                 if isControl(c) || (crIsText && c == 0x0D) {
                     out.append(lead.0); out.append(lead.1); out.append(lead.2); out.append(0x80 + c)
+                } else if isNoncharacter(b, i) {
+                    out.append(lead.0); out.append(lead.1); out.append(lead.2); out.append(0xA0 + (b[i + 2] - 0xBE))
+                    i += 3
+                    continue
                 } else {
                     out.append(c)
                 }
@@ -116,8 +127,12 @@ enum XMLReaderControlCharacters {
         var i = 0
         while i < text.count {
             if text[i] == lead.0, i + 3 < text.count, text[i + 1] == lead.1, text[i + 2] == lead.2,
-               text[i + 3] >= 0x80, text[i + 3] < 0xA0 {
-                out.append(text[i + 3] - 0x80)
+               text[i + 3] >= 0x80, text[i + 3] < 0xA2 {
+                if text[i + 3] < 0xA0 {
+                    out.append(text[i + 3] - 0x80)
+                } else {
+                    out.append(0xEF); out.append(0xBF); out.append(0xBE + (text[i + 3] - 0xA0))
+                }
                 i += 4
             } else {
                 out.append(text[i])
@@ -127,21 +142,22 @@ enum XMLReaderControlCharacters {
         text = out
     }
 
-    /// Maps an offset in the substituted document back to the original (each stand-in is three bytes longer).
+    /// Maps an offset in the substituted document back to the original (a stand-in is three bytes longer than the
+    /// control byte it replaced, one byte longer than a noncharacter).
     static func originalOffset(_ offset: Int, in substituted: UnsafeRawBufferPointer) -> Int {
-        var stand = 0
+        var extra = 0
         var i = 0
         let end = min(offset, substituted.count)
         while i < end {
             if i + 3 < substituted.count, substituted[i] == lead.0, substituted[i + 1] == lead.1,
                substituted[i + 2] == lead.2 {
-                stand += 1
+                extra += substituted[i + 3] >= 0xA0 ? 1 : 3
                 i += 4
             } else {
                 i += 1
             }
         }
-        return offset - 3 * stand
+        return offset - extra
     }
 
     /// No `encoding=` in the XML declaration, or one naming UTF-8 (any case, with or without the hyphen).

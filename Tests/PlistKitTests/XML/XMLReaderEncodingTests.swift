@@ -124,6 +124,24 @@ import Testing
         #expect(try T.read("<?xml version=\"1.0\"?>\r\n<plist\r\nversion=\"1.0\">\r\n<dict>\r\n\t<key>x</key>\r\n\t<true/>\r\n</dict>\r\n</plist>\r\n") == ["x": true])
     }
 
+    /// U+FFFE and U+FFFF are not XML characters (not even as references), but CF writes them raw and reads them
+    /// back, so they are read in text, and our own output with them reads back (found by Fuzz/run roundtrip).
+    /// Foundation's reader, run here, is the oracle.
+    @Test func noncharactersInTextAreReadAsCoreFoundationReadsThem() throws {
+        let doc = "<plist><dict><key>k\u{FFFE}</key><string>a\u{FFFF}b</string></dict></plist>"
+        let foundation = try PropertyListSerialization.propertyList(from: Data(doc.utf8), format: nil) as? [String: String]
+        #expect(foundation == ["k\u{FFFE}": "a\u{FFFF}b"])
+        #expect(try T.read(doc) == ["k\u{FFFE}": "a\u{FFFF}b"])
+        let value: PlistValue = ["\u{FFFF}": ["\u{FFFE}\u{FFFF}", "x\u{1}\r\u{FFFF}"]]
+        #expect(try PropertyList.read(PropertyList.write(value, format: .xml)).value == value)
+        // An error after a noncharacter still reports the original byte offset (the stand-in is one byte longer).
+        let bad = Array("<plist><string>\u{FFFF}</string><bogus/></plist>".utf8)
+        #expect(throws: PlistError.self) { try PropertyList.read(bad) }
+        do { _ = try PropertyList.read(bad) } catch let e as PlistError {
+            #expect(e.offset.map { $0 <= bad.count } ?? false, "\(e)")
+        }
+    }
+
     /// Raw C0 control characters are not XML characters, but CF writes them unescaped inside strings and reads them
     /// back (libplist too; Python rejects them). They are read in element text, and still rejected in markup.
     @Test func rawControlCharactersInText() throws {
