@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// Transparent gzip input, bounded so that a decompression bomb is an error rather than an out-of-memory kill.
 enum Gzip {

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Reads XML property lists with libxml2's SAX2 parser.
 ///

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import FoundationEssentials
 
 /// Turns libxml2's SAX2 events into a `PlistValue`, applying the property-list grammar (which elements may appear

@@ -1,4 +1,4 @@
-@preconcurrency import CLibXML2
+@preconcurrency internal import CLibXML2
 
 /// One-time, thread-safe libxml2 initialisation for the XML reader.
 enum LibXML2Setup {
