@@ -1,5 +1,5 @@
 #include <libxml/xmlversion.h>
-/* Debian builds libxml2 with ICU, so encoding.h would pull the system's the <unicode/...> headers into this module, and those
+/* Debian builds libxml2 with ICU, so encoding.h would pull the system's <unicode/...> headers into this module, and those
    clash with the ICU module Foundation ships (UErrorCode defined twice) in any target that sees both. PlistKit
    never touches the ICU fields, which trail xmlCharEncodingHandler and are only reached through pointers. */
 #undef LIBXML_ICU_ENABLED
