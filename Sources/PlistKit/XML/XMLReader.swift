@@ -96,7 +96,7 @@ enum XMLReader {
         if ignoreDeclaredEncoding { parseOptions |= Int32(bitPattern: XML_PARSE_IGNORE_ENC.rawValue) }
         // libxml2 stops at 256 nested elements unless XML_PARSE_HUGE: raise it only when the caller's depth cap
         // needs more than LibXML2Setup could provide (our own depth check still applies).
-        if options.maxDepth + 2 > LibXML2Setup.elementDepthWithoutHuge {
+        if options.maxDepth > LibXML2Setup.elementDepthWithoutHuge - 2 {
             parseOptions |= Int32(bitPattern: XML_PARSE_HUGE.rawValue)
         }
         _ = xmlCtxtUseOptions(ctxt, parseOptions)

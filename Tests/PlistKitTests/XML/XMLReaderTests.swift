@@ -332,6 +332,8 @@ enum XMLReaderTesting {
         options.maxDepth = 3000  // beyond what libxml2 allows without XML_PARSE_HUGE
         #expect(throws: Never.self) { try T.read(nested(2500), options) }
         #expect(T.error(nested(3001), options)?.kind == .depthLimit)
+        options.maxDepth = .max  // no overflow in the limit arithmetic
+        #expect(throws: Never.self) { try T.read(nested(600), options) }
     }
 
     @Test func hundredThousandDeepIsAQuickDepthError() throws {
