@@ -64,7 +64,7 @@ struct PlistKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 }
 
-struct PlistUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+struct PlistUnkeyedEncodingContainer: UnkeyedEncodingContainer, PlistPrimitiveEncoding {
     let state: PlistEncodingState
     let frame: Int32
     let id: UInt32
@@ -77,23 +77,8 @@ struct PlistUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         return f < state.frames.count && state.frames[f].id == id ? state.frames[f].values.count : 0
     }
 
-    @inline(__always) private func put(_ v: PlistValue) throws { try state.append(v, frame: frame, id: id) }
+    @inline(__always) func put(_ v: PlistValue) throws { try state.append(v, frame: frame, id: id) }
 
-    mutating func encodeNil() throws { try put(.string(plistNullString)) }
-    mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
-    mutating func encode(_ value: String) throws { try put(.string(value)) }
-    mutating func encode(_ value: Double) throws { try put(.real(PlistReal(value))) }
-    mutating func encode(_ value: Float) throws { try put(.real(PlistReal(value))) }
-    mutating func encode(_ value: Int) throws { try put(.integer(PlistInteger(value))) }
-    mutating func encode(_ value: Int8) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int16) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int32) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int64) throws { try put(.integer(PlistInteger(value))) }
-    mutating func encode(_ value: UInt) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt8) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt16) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt32) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt64) throws { try put(.integer(PlistInteger(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let v = try state.encodeNested(value, at: .index(count), frame: frame, depth: depth)
@@ -117,7 +102,7 @@ struct PlistUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 }
 
-struct PlistSingleValueEncodingContainer: SingleValueEncodingContainer {
+struct PlistSingleValueEncodingContainer: SingleValueEncodingContainer, PlistPrimitiveEncoding {
     let state: PlistEncodingState
     let frame: Int32
     let id: UInt32
@@ -125,27 +110,12 @@ struct PlistSingleValueEncodingContainer: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { state.containerPath(frame: frame, depth: depth) }
 
-    @inline(__always) private func put(_ v: PlistValue) throws {
+    @inline(__always) func put(_ v: PlistValue) throws {
         try state.checkFrame(frame, id, v)
         state.frames[Int(frame)].kind = .single
         state.frames[Int(frame)].single = v
     }
 
-    mutating func encodeNil() throws { try put(.string(plistNullString)) }
-    mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
-    mutating func encode(_ value: String) throws { try put(.string(value)) }
-    mutating func encode(_ value: Double) throws { try put(.real(PlistReal(value))) }
-    mutating func encode(_ value: Float) throws { try put(.real(PlistReal(value))) }
-    mutating func encode(_ value: Int) throws { try put(.integer(PlistInteger(value))) }
-    mutating func encode(_ value: Int8) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int16) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int32) throws { try put(.integer(PlistInteger(Int64(value)))) }
-    mutating func encode(_ value: Int64) throws { try put(.integer(PlistInteger(value))) }
-    mutating func encode(_ value: UInt) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt8) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt16) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt32) throws { try put(.integer(PlistInteger(UInt64(value)))) }
-    mutating func encode(_ value: UInt64) throws { try put(.integer(PlistInteger(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         // The value replaces this level's container, so it is encoded at the same path (no element pushed).
@@ -200,4 +170,28 @@ final class PlistSuperEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer {
         PlistSingleValueEncodingContainer(state: state, frame: frame, id: id, depth: -1)
     }
+}
+
+/// The primitive `encode(_:)` overloads shared by the unkeyed and single-value containers: each differs only in
+/// where `put` stores the value.
+protocol PlistPrimitiveEncoding {
+    func put(_ v: PlistValue) throws
+}
+
+extension PlistPrimitiveEncoding {
+    @inline(__always) func encodeNil() throws { try put(.string(plistNullString)) }
+    @inline(__always) func encode(_ value: Bool) throws { try put(.bool(value)) }
+    @inline(__always) func encode(_ value: String) throws { try put(.string(value)) }
+    @inline(__always) func encode(_ value: Double) throws { try put(.real(PlistReal(value))) }
+    @inline(__always) func encode(_ value: Float) throws { try put(.real(PlistReal(value))) }
+    @inline(__always) func encode(_ value: Int) throws { try put(.integer(PlistInteger(value))) }
+    @inline(__always) func encode(_ value: Int8) throws { try put(.integer(PlistInteger(Int64(value)))) }
+    @inline(__always) func encode(_ value: Int16) throws { try put(.integer(PlistInteger(Int64(value)))) }
+    @inline(__always) func encode(_ value: Int32) throws { try put(.integer(PlistInteger(Int64(value)))) }
+    @inline(__always) func encode(_ value: Int64) throws { try put(.integer(PlistInteger(value))) }
+    @inline(__always) func encode(_ value: UInt) throws { try put(.integer(PlistInteger(UInt64(value)))) }
+    @inline(__always) func encode(_ value: UInt8) throws { try put(.integer(PlistInteger(UInt64(value)))) }
+    @inline(__always) func encode(_ value: UInt16) throws { try put(.integer(PlistInteger(UInt64(value)))) }
+    @inline(__always) func encode(_ value: UInt32) throws { try put(.integer(PlistInteger(UInt64(value)))) }
+    @inline(__always) func encode(_ value: UInt64) throws { try put(.integer(PlistInteger(value))) }
 }
