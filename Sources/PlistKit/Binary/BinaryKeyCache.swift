@@ -1,6 +1,9 @@
 /// Remembers the key arrays (and lookup indexes) of recently decoded dictionaries by the raw bytes of their key
 /// references, so a run of records with the same keys — an array of dictionaries, as writers unique key strings —
 /// shares one `[String]` and one index instead of rebuilding and re-checking them per record.
+///
+/// In documents whose dictionaries rarely share key sets (configuration files) every lookup misses and costs a hash
+/// and an entry; after 256 misses in a row the cache only probes one dictionary in 64 until it hits again.
 struct BinaryKeyCache {
     struct Entry {
         var keyRefs: Int
@@ -10,12 +13,27 @@ struct BinaryKeyCache {
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: 256)
+    private var missesInARow = 0
+    private var skipped = 0
 
-    /// The entry whose key references are byte-for-byte those at `keyRefs`, if any.
-    @inline(__always) func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
-        guard count >= 2, let entry = entries[Self.slot(base, keyRefs, count, refSize)], entry.count == count else {
-            return nil
+    /// The entry whose key references are byte-for-byte those at `keyRefs`, if any, and whether the cache was
+    /// consulted (only then should the dictionary be stored after a miss).
+    @inline(__always) mutating func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> (entry: Entry?, probed: Bool) {
+        guard count >= 2 else { return (nil, false) }
+        if missesInARow >= 256 {
+            skipped &+= 1
+            guard skipped & 63 == 0 else { return (nil, false) }
         }
+        if let entry = match(base: base, keyRefs: keyRefs, count: count, refSize: refSize) {
+            missesInARow = 0
+            return (entry, true)
+        }
+        missesInARow += 1
+        return (nil, true)
+    }
+
+    @inline(__always) private func match(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
+        guard let entry = entries[Self.slot(base, keyRefs, count, refSize)], entry.count == count else { return nil }
         let length = count * refSize
         if entry.keyRefs == keyRefs { return entry }
         var i = 0
@@ -33,8 +51,8 @@ struct BinaryKeyCache {
         return entry
     }
 
+    /// Remembers the keys of a dictionary whose lookup missed.
     mutating func store(keyRefs: Int, count: Int, refSize: Int, keys: [String], index: PlistKeyIndex?, base: UnsafeRawPointer) {
-        guard count >= 2 else { return }
         entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, keys: keys, index: index)
     }
 

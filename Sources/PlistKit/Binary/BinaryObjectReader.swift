@@ -2,14 +2,14 @@ import FoundationEssentials
 
 /// Decodes the objects of a `bplist00` document whose trailer has been validated.
 ///
-/// Every object referenced more than once (a first pass counts references, `BinaryReferenceCounts`) is decoded
-/// once and remembered by its object index, so shared subtrees cost their size once; objects referenced once need no
-/// memo, and short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which Swift stores inline) are
-/// cheaper to decode again than to keep.
+/// Objects met a second time are remembered by their object index, so shared subtrees cost their size at most
+/// twice (the first decode cannot know it will be shared; writers share mostly scalars, which are cheap); objects
+/// met once need no memo, and short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which Swift
+/// stores inline) are cheaper to decode again than to keep. Dictionary keys are remembered on first use.
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
-/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every first decode charges its byte span to a
-/// budget of twice the object area, so overlapping objects cannot multiply the work or memory beyond a constant
-/// factor of the input.
+/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a short scalar
+/// charges its byte span to a budget of four times the object area (each object is decoded at most twice), so
+/// overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
     private let trailer: BinaryTrailer
@@ -19,18 +19,17 @@ struct BinaryObjectReader {
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
     /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short scalar, not kept),
-    /// `decodedOnce` (not kept: the counts say nothing else refers to it), or 1 + its position in `memo`.
+    /// `decodedOnce` (not kept until it is met again), or 1 + its position in `memo`.
     private let slots: UnsafeMutablePointer<Int32>
-    /// Per object: how many references to it the file holds, saturated at 2 (nil: counting gave up, keep all).
-    private let referenceCounts: UnsafeMutablePointer<UInt8>?
     private var memo: [PlistValue] = []
-    /// Whether the object being decoded is met for the first time (only then is its span charged to `budget`).
+    /// Whether the span of the object being decoded is charged to `budget` (all but a short scalar decoded again).
     private var firstDecode = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
-    /// Per string object used as a key: 1 + the index of the first key object with the same scalars (0 = not yet
-    /// known). Duplicate detection then compares integers, and each key object is hashed once per document.
+    /// Per string object used as a key: 1 + the index in `keyStrings` of its scalars (0 = not yet known).
+    /// Duplicate detection then compares integers, and each key object is read and hashed once per document.
     private let keyIDs: UnsafeMutablePointer<Int32>
+    private var keyStrings: [String] = []
     private var keyIntern: [ExactKey: Int32] = [:]
 
     private static let notStarted: Int32 = 0
@@ -51,55 +50,70 @@ struct BinaryObjectReader {
         slots.initialize(repeating: notStarted, count: count)
         let keyIDs = UnsafeMutablePointer<Int32>.allocate(capacity: count)
         keyIDs.initialize(repeating: 0, count: count)
-        let counts = BinaryReferenceCounts.count(base: base, trailer: trailer)
         defer {
             keyIDs.deallocate()
             slots.deallocate()
-            counts?.deallocate()
         }
         var reader = BinaryObjectReader(
             base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
-            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots, referenceCounts: counts,
-            budget: 2 * trailer.offsetTableOffset, keyIDs: keyIDs)
+            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
+            budget: 4 * trailer.offsetTableOffset, keyIDs: keyIDs)
         return try reader.object(trailer.topObject, depth: 0)
     }
 
     // MARK: Objects
 
-    /// The value of object `index`. `keep` memoises even a short scalar (dictionary keys: few objects, many uses).
-    @inline(__always) private mutating func object(_ index: Int, depth: Int, keep: Bool = false) throws -> PlistValue {
+    /// The value of object `index`.
+    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
+        let offset = try objectOffset(index)
+        // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
+        // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
+        let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
+        if kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
         if slot == Self.inProgress {
-            throw error(.cycle, "object \(index) contains itself (reference cycle)", at: try objectOffset(index))
+            throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
-        let offset = try objectOffset(index)
-        // A short scalar decoded again costs nothing new; anything else is charged again (the counts never miss a
-        // reference, but the bound should not depend on that).
+        // A short string decoded again costs nothing new; anything else is charged again.
         firstDecode = slot != Self.decodedInline
         let value = try decode(index, at: offset, depth: depth)
         if slot == Self.notStarted {
-            if !keep, Self.isInline(value) {
-                slots[index] = Self.decodedInline
-            } else if !keep, let counts = referenceCounts, counts[index] < 2 {
-                slots[index] = Self.decodedOnce
-            } else {
-                memo.append(value)
-                slots[index] = Int32(memo.count)
-            }
+            slots[index] = Self.isShortString(value) ? Self.decodedInline : Self.decodedOnce
+        } else if slot == Self.decodedOnce {
+            memo.append(value)
+            slots[index] = Int32(memo.count)
         } else {
             slots[index] = slot  // a repeated decode: undo `enter`'s in-progress mark
         }
         return value
     }
 
-    /// Values that hold no heap storage worth sharing: decoding them again is cheaper than remembering them.
-    @inline(__always) private static func isInline(_ value: PlistValue) -> Bool {
-        switch value {
-        case .integer, .real, .bool, .date, .uid: return true
-        case .string(let s): return s.utf8.count <= 15
-        default: return false
+    /// Strings Swift stores inline: decoding one again is cheaper than remembering it (a memo entry per repeated
+    /// short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
+    @inline(__always) private static func isShortString(_ value: PlistValue) -> Bool {
+        if case .string(let s) = value { return s.utf8.count <= 15 }
+        return false
+    }
+
+    /// The identity of dictionary key object `ref`: 1 + the index in `keyStrings` of its scalars, assigned on its
+    /// first use, so equal keys in different objects get the same identity and each key object is read once.
+    @inline(__always) private mutating func keyID(_ ref: Int, depth: Int) throws -> Int32 {
+        let known = keyIDs[ref]
+        if known != 0 { return known }
+        guard case .string(let key) = try object(ref, depth: depth) else {
+            throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: try objectOffset(ref))
         }
+        let id: Int32
+        if let existing = keyIntern[ExactKey(key)] {
+            id = existing
+        } else {
+            keyStrings.append(key)
+            id = Int32(keyStrings.count)
+            keyIntern[ExactKey(key)] = id
+        }
+        keyIDs[ref] = id
+        return id
     }
 
     /// The offset of object `index`, checked to lie inside the object area.
@@ -269,23 +283,16 @@ struct BinaryObjectReader {
         let refSize = trailer.refSize
         let valueRefs = keyRefs + count * refSize
         // Dictionaries with the very same key objects (an array of records) share one key array and lookup index.
-        let cached = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
+        let (cached, probed) = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
         var keys: [String]
         var duplicate: Int?
         if let cached {
             keys = cached.keys
         } else {
-            keys = []
-            keys.reserveCapacity(count)
-            for i in 0..<count {
-                let keyRef = try reference(at: keyRefs + i * refSize)
-                guard case .string(let key) = try object(keyRef, depth: depth + 1, keep: true) else {
-                    throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
-                }
-                keys.append(key)
-            }
             if count <= PlistDictionary.indexThreshold {
-                duplicate = try firstDuplicateID(keyRefs: keyRefs, count: count, keys: keys)
+                (keys, duplicate) = try readKeys(keyRefs: keyRefs, count: count, depth: depth + 1)
+            } else {
+                keys = try readLongKeys(keyRefs: keyRefs, count: count, depth: depth + 1)
             }
         }
         var values = [PlistValue]()
@@ -328,36 +335,54 @@ struct BinaryObjectReader {
         dict._keys = keys
         dict._values = values
         dict._index = lookup
-        keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
+        if probed { keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base) }
         return .dictionary(dict)
     }
 
-    /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities
-    /// (see `keyIDs`), so each distinct key object is hashed once per document rather than compared per pair.
-    private mutating func firstDuplicateID(keyRefs: Int, count: Int, keys: [String]) throws -> Int? {
-        guard count > 1 else { return nil }
+    /// The keys of a short dictionary and the position of the first key equal to an earlier one. Compares key
+    /// identities (`keyID`), not strings.
+    private mutating func readKeys(keyRefs: Int, count: Int, depth: Int) throws -> (keys: [String], duplicate: Int?) {
+        var keys = [String]()
+        keys.reserveCapacity(count)
         let refSize = trailer.refSize
-        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
+        let duplicate = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
+            var duplicate: Int?
             for j in 0..<count {
-                let ref = try reference(at: keyRefs + j * refSize)
-                var id = keyIDs[ref]
-                if id == 0 {
-                    id = Int32(ref + 1)
-                    if let first = keyIntern.updateValue(id, forKey: ExactKey(keys[j])) {
-                        keyIntern[ExactKey(keys[j])] = first
-                        id = first
-                    }
-                    keyIDs[ref] = id
-                }
+                let id = try keyID(try reference(at: keyRefs + j * refSize), depth: depth)
+                keys.append(keyStrings[Int(id) - 1])
                 ids[j] = id
-                var i = 0
-                while i < j {
-                    if ids[i] == id { return j }
-                    i += 1
+                if duplicate == nil {
+                    var i = 0
+                    while i < j {
+                        if ids[i] == id { duplicate = j; break }
+                        i += 1
+                    }
                 }
             }
-            return nil
+            return duplicate
         }
+        return (keys, duplicate)
+    }
+
+    /// The keys of a long dictionary (which finds duplicates while building its index): such keys are rarely
+    /// shared with other dictionaries, so interning them would cost a hash per key for nothing.
+    private mutating func readLongKeys(keyRefs: Int, count: Int, depth: Int) throws -> [String] {
+        var keys = [String]()
+        keys.reserveCapacity(count)
+        let refSize = trailer.refSize
+        for j in 0..<count {
+            let ref = try reference(at: keyRefs + j * refSize)
+            let known = keyIDs[ref]
+            if known != 0 {
+                keys.append(keyStrings[Int(known) - 1])
+                continue
+            }
+            guard case .string(let key) = try object(ref, depth: depth) else {
+                throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: try objectOffset(ref))
+            }
+            keys.append(key)
+        }
+        return keys
     }
 
     /// Marks a container as being decoded, after checking the depth cap.
@@ -405,7 +430,7 @@ struct BinaryObjectReader {
         }
         if firstDecode { budget -= end - offset }
         guard budget >= 0 else {
-            throw error(.invalidReference, "objects overlap: decoding would exceed twice the input size", at: offset)
+            throw error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
         }
         return (start, count)
     }
