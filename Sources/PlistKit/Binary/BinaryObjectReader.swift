@@ -4,12 +4,13 @@ import FoundationEssentials
 ///
 /// Objects met a second time are remembered by their object index, so shared subtrees cost their size at most
 /// twice (the first decode cannot know it will be shared; writers share mostly scalars, which are cheap); objects
-/// met once need no memo, and short scalars (numbers, dates, Booleans, strings of ≤ 15 UTF-8 bytes, which Swift
-/// stores inline) are cheaper to decode again than to keep. Dictionary keys are remembered on first use.
+/// met once need no memo, fixed-size scalars (numbers, dates, Booleans, UIDs) need no bookkeeping at all, and
+/// strings of ≤ 15 UTF-8 bytes (which Swift stores inline) are cheaper to decode again than to keep. Dictionary
+/// keys are remembered on first use.
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
-/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a short scalar
-/// charges its byte span to a budget of four times the object area (each object is decoded at most twice), so
-/// overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
+/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a short string or a
+/// fixed-size scalar charges its byte span to a budget of four times the object area (each object is decoded at
+/// most twice), so overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
     private let trailer: BinaryTrailer
@@ -18,18 +19,17 @@ struct BinaryObjectReader {
     private let maxDepth: Int
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
-    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short scalar, not kept),
+    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short string, not kept),
     /// `decodedOnce` (not kept until it is met again), or 1 + its position in `memo`.
     private let slots: UnsafeMutablePointer<Int32>
     private var memo: [PlistValue] = []
-    /// Whether the span of the object being decoded is charged to `budget` (all but a short scalar decoded again).
+    /// Whether the span of the object being decoded is charged to `budget` (all but a short string decoded again).
     private var firstDecode = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
-    /// Per string object used as a key: 1 + the index in `keyStrings` of its scalars (0 = not yet known).
-    /// Duplicate detection then compares integers, and each key object is read and hashed once per document.
+    /// Per string object used as a key: 1 + the index of the first key object with the same scalars (0 = not yet
+    /// known). Duplicate detection then compares integers, and each key object is hashed once per document.
     private let keyIDs: UnsafeMutablePointer<Int32>
-    private var keyStrings: [String] = []
     private var keyIntern: [ExactKey: Int32] = [:]
 
     private static let notStarted: Int32 = 0
@@ -63,13 +63,14 @@ struct BinaryObjectReader {
 
     // MARK: Objects
 
-    /// The value of object `index`.
-    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
+    /// The value of object `index`. `keep` memoises on first use, even a short string or a number (dictionary
+    /// keys: few objects, many uses).
+    @inline(__always) private mutating func object(_ index: Int, depth: Int, keep: Bool = false) throws -> PlistValue {
         let offset = try objectOffset(index)
         // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
         // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
         let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
-        if kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
+        if !keep, kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
         if slot == Self.inProgress {
@@ -79,7 +80,14 @@ struct BinaryObjectReader {
         firstDecode = slot != Self.decodedInline
         let value = try decode(index, at: offset, depth: depth)
         if slot == Self.notStarted {
-            slots[index] = Self.isShortString(value) ? Self.decodedInline : Self.decodedOnce
+            if !keep, Self.isInline(value) {
+                slots[index] = Self.decodedInline
+            } else if !keep {
+                slots[index] = Self.decodedOnce
+            } else {
+                memo.append(value)
+                slots[index] = Int32(memo.count)
+            }
         } else if slot == Self.decodedOnce {
             memo.append(value)
             slots[index] = Int32(memo.count)
@@ -89,31 +97,14 @@ struct BinaryObjectReader {
         return value
     }
 
-    /// Strings Swift stores inline: decoding one again is cheaper than remembering it (a memo entry per repeated
-    /// short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
-    @inline(__always) private static func isShortString(_ value: PlistValue) -> Bool {
-        if case .string(let s) = value { return s.utf8.count <= 15 }
-        return false
-    }
-
-    /// The identity of dictionary key object `ref`: 1 + the index in `keyStrings` of its scalars, assigned on its
-    /// first use, so equal keys in different objects get the same identity and each key object is read once.
-    @inline(__always) private mutating func keyID(_ ref: Int, depth: Int) throws -> Int32 {
-        let known = keyIDs[ref]
-        if known != 0 { return known }
-        guard case .string(let key) = try object(ref, depth: depth) else {
-            throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: try objectOffset(ref))
+    /// Values that hold no heap storage worth sharing: decoding them again is cheaper than remembering them (a
+    /// memo entry per repeated short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
+    @inline(__always) private static func isInline(_ value: PlistValue) -> Bool {
+        switch value {
+        case .integer, .real, .bool, .date, .uid: return true
+        case .string(let s): return s.utf8.count <= 15
+        default: return false
         }
-        let id: Int32
-        if let existing = keyIntern[ExactKey(key)] {
-            id = existing
-        } else {
-            keyStrings.append(key)
-            id = Int32(keyStrings.count)
-            keyIntern[ExactKey(key)] = id
-        }
-        keyIDs[ref] = id
-        return id
     }
 
     /// The offset of object `index`, checked to lie inside the object area.
@@ -289,10 +280,17 @@ struct BinaryObjectReader {
         if let cached {
             keys = cached.keys
         } else {
+            keys = []
+            keys.reserveCapacity(count)
+            for i in 0..<count {
+                let keyRef = try reference(at: keyRefs + i * refSize)
+                guard case .string(let key) = try object(keyRef, depth: depth + 1, keep: true) else {
+                    throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
+                }
+                keys.append(key)
+            }
             if count <= PlistDictionary.indexThreshold {
-                (keys, duplicate) = try readKeys(keyRefs: keyRefs, count: count, depth: depth + 1)
-            } else {
-                keys = try readLongKeys(keyRefs: keyRefs, count: count, depth: depth + 1)
+                duplicate = try firstDuplicateID(keyRefs: keyRefs, count: count, keys: keys)
             }
         }
         var values = [PlistValue]()
@@ -339,50 +337,32 @@ struct BinaryObjectReader {
         return .dictionary(dict)
     }
 
-    /// The keys of a short dictionary and the position of the first key equal to an earlier one. Compares key
-    /// identities (`keyID`), not strings.
-    private mutating func readKeys(keyRefs: Int, count: Int, depth: Int) throws -> (keys: [String], duplicate: Int?) {
-        var keys = [String]()
-        keys.reserveCapacity(count)
+    /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities
+    /// (see `keyIDs`), so each distinct key object is hashed once per document rather than compared per pair.
+    private mutating func firstDuplicateID(keyRefs: Int, count: Int, keys: [String]) throws -> Int? {
+        guard count > 1 else { return nil }
         let refSize = trailer.refSize
-        let duplicate = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
-            var duplicate: Int?
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
             for j in 0..<count {
-                let id = try keyID(try reference(at: keyRefs + j * refSize), depth: depth)
-                keys.append(keyStrings[Int(id) - 1])
-                ids[j] = id
-                if duplicate == nil {
-                    var i = 0
-                    while i < j {
-                        if ids[i] == id { duplicate = j; break }
-                        i += 1
+                let ref = try reference(at: keyRefs + j * refSize)
+                var id = keyIDs[ref]
+                if id == 0 {
+                    id = Int32(ref + 1)
+                    if let first = keyIntern.updateValue(id, forKey: ExactKey(keys[j])) {
+                        keyIntern[ExactKey(keys[j])] = first
+                        id = first
                     }
+                    keyIDs[ref] = id
+                }
+                ids[j] = id
+                var i = 0
+                while i < j {
+                    if ids[i] == id { return j }
+                    i += 1
                 }
             }
-            return duplicate
+            return nil
         }
-        return (keys, duplicate)
-    }
-
-    /// The keys of a long dictionary (which finds duplicates while building its index): such keys are rarely
-    /// shared with other dictionaries, so interning them would cost a hash per key for nothing.
-    private mutating func readLongKeys(keyRefs: Int, count: Int, depth: Int) throws -> [String] {
-        var keys = [String]()
-        keys.reserveCapacity(count)
-        let refSize = trailer.refSize
-        for j in 0..<count {
-            let ref = try reference(at: keyRefs + j * refSize)
-            let known = keyIDs[ref]
-            if known != 0 {
-                keys.append(keyStrings[Int(known) - 1])
-                continue
-            }
-            guard case .string(let key) = try object(ref, depth: depth) else {
-                throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: try objectOffset(ref))
-            }
-            keys.append(key)
-        }
-        return keys
     }
 
     /// Marks a container as being decoded, after checking the depth cap.
