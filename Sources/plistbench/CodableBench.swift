@@ -123,6 +123,33 @@ func runCodableBenchmark(records: Int, seconds: Double = 1.0) -> [String] {
     return lines
 }
 
+/// Runs one PlistKit cell of the Codable benchmark alone for `SECONDS` (default 5), so a profiler sees only
+/// PlistKit; prints the median. Decoding reads Foundation's bytes, as `runCodableBenchmark` does.
+func runCodableProfile(_ args: [String]) -> Int32 {
+    guard args.count >= 2, let format = ["xml": PlistFormat.xml, "binary": .binary][args[0]],
+        ["encode", "decode"].contains(args[1])
+    else { return 64 }
+    let library = makeBenchLibrary(records: args.count > 2 ? Int(args[2]) ?? 10_000 : 10_000)
+    let seconds = args.count > 3 ? Double(args[3]) ?? 5 : 5
+    let encoder = PlistEncoder()
+    encoder.outputFormat = format
+    encoder.writeOptions.sortKeys = format != .binary
+    let theirs = PropertyListEncoder()
+    theirs.outputFormat = format == .binary ? .binary : .xml
+    guard let bytes = try? theirs.encode(library) else { return 1 }
+    let decoder = PlistDecoder()
+    var samples: [UInt64] = []
+    let deadline = nowNs() + UInt64(seconds * 1e9)
+    repeat {
+        let t0 = nowNs()
+        if args[1] == "encode" { _ = try? encoder.encode(library) } else { _ = try? decoder.decode(BenchLibrary.self, from: bytes) }
+        samples.append(nowNs() - t0)
+    } while nowNs() < deadline
+    let median = Stats(samples).median
+    print("\(format.displayName) \(args[1]): \(fixed(median / 1e6, 2)) ms median")
+    return 0
+}
+
 /// Median ns per call of `a` and `b`, run in three alternating rounds of about `seconds / 6` each.
 private func interleaved(_ seconds: Double, _ a: () -> Void, _ b: () -> Void) -> (Double, Double) {
     var sa: [UInt64] = []

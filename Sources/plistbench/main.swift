@@ -6,12 +6,14 @@ import Glibc
 //   plistbench parse|write xml|binary|openstep FILE ITERATIONS   (shared harness contract, one JSON line)
 //   plistbench compare [--seconds S] FILE...                      (PlistKit vs Foundation, same process, ratios)
 //   plistbench codable [RECORDS]                                  (PlistEncoder/Decoder vs Foundation's)
+//   plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]   (PlistKit only, for a profiler)
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
            plistbench compare [--seconds S] FILE...
            plistbench codable [RECORDS]
+           plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]
            plistbench preferences [--seconds S]
 
     """
@@ -20,6 +22,8 @@ if args.first == "compare" {
 } else if args.first == "codable" {
     for line in runCodableBenchmark(records: args.dropFirst().first.flatMap { Int($0) } ?? 10_000) { print(line) }
     exit(0)
+} else if args.first == "codable-profile" {
+    exit(runCodableProfile(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
 } else if args.count == 4 {

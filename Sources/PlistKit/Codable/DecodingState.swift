@@ -123,7 +123,7 @@ final class PlistDecodingState: Decoder {
         var h = keyedFrames[f].hint
         if k < positionCache[slot].count { h = Int(positionCache[slot][k]) }
         let keys = keyedFrames[f].dictionary._keys
-        if h >= 0, h < keys.count, exactKeyEqual(keys[h], key) {
+        if h >= 0, h < keys.count, exactKeyBytesEqual(keys[h], key) {
             keyedFrames[f].hint = h + 1
             return keyedFrames[f].dictionary._values[h]
         }
@@ -151,7 +151,7 @@ final class PlistDecodingState: Decoder {
             var probes = 0
             while probes < n {
                 if j >= n { j = 0 }
-                if exactKeyEqual(keys[j], key) { return j }
+                if exactKeyBytesEqual(keys[j], key) { return j }
                 j += 1
                 probes += 1
             }

@@ -229,7 +229,7 @@ final class PlistEncodingState: Encoder {
     @inline(__always) private func appendKey(_ key: String, _ f: Int) {
         let m = Int(frames[f].matched)
         if m >= 0 {
-            if m < frames[f].template.keys.count && exactKeyEqual(frames[f].template.keys[m], key) {
+            if m < frames[f].template.keys.count && exactKeyBytesEqual(frames[f].template.keys[m], key) {
                 frames[f].matched = Int32(m + 1)
                 return
             }

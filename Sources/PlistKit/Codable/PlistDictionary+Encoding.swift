@@ -44,7 +44,7 @@ extension PlistDictionary {
         if n < 2 { return false }
         for i in 1..<n {
             let ki = keys[i]
-            for j in 0..<i where exactKeyEqual(ki, keys[j]) { return true }
+            for j in 0..<i where exactKeyBytesEqual(ki, keys[j]) { return true }
         }
         return false
     }

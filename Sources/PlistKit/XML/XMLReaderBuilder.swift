@@ -49,7 +49,11 @@ final class XMLReaderBuilder {
 
     /// The open scalar element (`<string>`, `<key>`, …), its text so far, and where it started.
     @exclusivity(unchecked) private var scalar: Tag? = nil
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    /// The open scalar's text, in a buffer of our own: appending and clearing it happen once per element, and an
+    /// `Array` would add a uniqueness check and a retain to each.
+    @exclusivity(unchecked) private var text: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var textCount = 0
+    @exclusivity(unchecked) private var textCapacity = 256
     @exclusivity(unchecked) private var scalarOffset = 0
 
     /// Whether element text may hold stand-ins for control characters (see `XMLReaderControlCharacters`).
@@ -66,9 +70,9 @@ final class XMLReaderBuilder {
         self.ctxt = ctxt
         self.input = input
         self.options = options
+        text = .allocate(capacity: textCapacity)
         values.reserveCapacity(64)
         frames.reserveCapacity(16)
-        text.reserveCapacity(256)
         if let dict = ctxt.pointee.dict {
             let all: [Tag] = [.key, .string, .integer, .dict, .array, .real, .date, .data, .true, .false, .plist]
             for tag in all {
@@ -76,6 +80,8 @@ final class XMLReaderBuilder {
             }
         }
     }
+
+    deinit { text.deallocate() }
 
     // MARK: Positions
 
@@ -202,7 +208,7 @@ final class XMLReaderBuilder {
             frames.append(Frame(tag: t, valueStart: values.count, keyStart: keys.count, offset: offset))
         default:
             scalar = t
-            text.removeAll(keepingCapacity: true)
+            textCount = 0
             scalarOffset = offset
         }
     }
@@ -255,32 +261,43 @@ final class XMLReaderBuilder {
                 return .dictionary(d)
             }
         }
-        var d = PlistDictionary(minimumCapacity: count)
-        for j in 0..<count {
-            let key = keys[frame.keyStart + j]
-            let value = values[frame.valueStart + j]
-            // Fast path: a key not seen before in this dictionary is appended without a second lookup.
-            if j < PlistDictionary.indexThreshold {
-                var seen = false
-                for k in frame.keyStart..<(frame.keyStart + j) where Self.exactlyEqual(keys[k], key) {
-                    seen = true
-                    break
+        // Short: look for a repeated key (exact scalars); without one, the slices are the dictionary.
+        var firstRepeat = count
+        if count <= PlistDictionary.indexThreshold {
+            search: for j in 1..<max(count, 1) {
+                let key = keys[frame.keyStart + j]
+                for k in frame.keyStart..<(frame.keyStart + j) where exactKeyBytesEqual(keys[k], key) {
+                    firstRepeat = j
+                    break search
                 }
-                if !seen {
+            }
+        } else {
+            firstRepeat = 0  // the index build above found a duplicate: apply the policy entry by entry
+        }
+        var d = PlistDictionary()
+        if firstRepeat == count {
+            d._keys = Array(keys[frame.keyStart..<(frame.keyStart + count)])
+            d._values = Array(values[frame.valueStart..<(frame.valueStart + count)])
+        } else {
+            d = PlistDictionary(minimumCapacity: count)
+            for j in 0..<count {
+                let key = keys[frame.keyStart + j]
+                let value = values[frame.valueStart + j]
+                if j < firstRepeat {
                     d.appendNew(key, value)
                     continue
                 }
-            }
-            switch options.duplicateKeys {
-            case .lastWins:
-                d.updateValue(value, forKey: key)
-            case .firstWins:
-                d.insertIfAbsent(value, forKey: key)
-            case .reject:
-                if !d.insertIfAbsent(value, forKey: key) {
-                    frames.append(frame)
-                    fail(.duplicateKey, "duplicate key \"\(key)\" in <dict>", offset: frame.offset)
-                    return nil
+                switch options.duplicateKeys {
+                case .lastWins:
+                    d.updateValue(value, forKey: key)
+                case .firstWins:
+                    d.insertIfAbsent(value, forKey: key)
+                case .reject:
+                    if !d.insertIfAbsent(value, forKey: key) {
+                        frames.append(frame)
+                        fail(.duplicateKey, "duplicate key \"\(key)\" in <dict>", offset: frame.offset)
+                        return nil
+                    }
                 }
             }
         }
@@ -289,13 +306,6 @@ final class XMLReaderBuilder {
             return .uid(UID(u))
         }
         return .dictionary(d)
-    }
-
-    /// Exact scalar equality; `==` (canonical equivalence) first, because unequal strings are told apart fastest
-    /// that way and exact equality implies it.
-    @inline(__always)
-    private static func exactlyEqual(_ a: String, _ b: String) -> Bool {
-        a == b && a.utf8.elementsEqual(b.utf8)
     }
 
     @inline(__always)
@@ -315,7 +325,16 @@ final class XMLReaderBuilder {
                 fail(.invalidValue, "encountered non-empty <\(t.name)>")
                 return
             }
-            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            if textCount + count > textCapacity {
+                // Bounded by the input: libxml2 caps a text node at 10 MB.
+                textCapacity = max(2 * textCapacity, textCount + count)
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: textCapacity)
+                bigger.initialize(from: text, count: textCount)
+                text.deallocate()
+                text = bigger
+            }
+            (text + textCount).initialize(from: bytes, count: count)
+            textCount += count
             return
         }
         // Between elements only white space may appear (a stand-in for CR counts: see XMLReaderControlCharacters).
@@ -345,20 +364,15 @@ final class XMLReaderBuilder {
     }
 
     private func finishScalar(_ t: Tag) {
-        if restoresControlCharacters { XMLReaderControlCharacters.restore(&text) }
         let value: PlistValue
         do {
-            value = try text.withUnsafeBytes { b -> PlistValue in
-                switch t {
-                case .string, .key: return .string(String(decoding: b, as: UTF8.self))
-                case .integer: return .integer(try XMLScalarParsing.integer(b))
-                case .real: return .real(PlistReal(try XMLScalarParsing.real(b)))
-                case .date: return .date(try XMLScalarParsing.date(b))
-                case .data: return .data(try XMLScalarParsing.data(b))
-                case .true: return .bool(true)
-                case .false: return .bool(false)
-                case .plist, .array, .dict: return .bool(false)  // not scalars; never reached
-                }
+            let bytes = UnsafeRawBufferPointer(start: text, count: textCount)
+            if restoresControlCharacters {
+                var restored = Array(bytes)
+                XMLReaderControlCharacters.restore(&restored)
+                value = try restored.withUnsafeBytes { try Self.scalarValue(t, $0) }
+            } else {
+                value = try Self.scalarValue(t, bytes)
             }
         } catch let e as PlistError {
             fail(e.kind, e.message, offset: scalarOffset)
@@ -373,5 +387,19 @@ final class XMLReaderBuilder {
         }
         push(value)
         if frames.isEmpty { root = value }
+    }
+
+    @inline(__always)
+    private static func scalarValue(_ t: Tag, _ b: UnsafeRawBufferPointer) throws -> PlistValue {
+        switch t {
+        case .string, .key: return .string(String(decoding: b, as: UTF8.self))
+        case .integer: return .integer(try XMLScalarParsing.integer(b))
+        case .real: return .real(PlistReal(try XMLScalarParsing.real(b)))
+        case .date: return .date(try XMLScalarParsing.date(b))
+        case .data: return .data(try XMLScalarParsing.data(b))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .plist, .array, .dict: return .bool(false)  // not scalars; never reached
+        }
     }
 }

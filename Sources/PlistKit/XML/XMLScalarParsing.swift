@@ -99,6 +99,7 @@ enum XMLScalarParsing {
         }
         let length = i - start
         guard length > 0, length < 4096 else { throw invalid("misformatted <real>") }
+        if let exact = simpleDecimal(UnsafeRawBufferPointer(rebasing: b[start..<i])) { return exact }
         return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buf in
             for k in 0..<length { buf[k] = CChar(bitPattern: b[start + k]) }
             buf[length] = 0
@@ -109,6 +110,63 @@ enum XMLScalarParsing {
             return value
         }
     }
+
+    /// `[-+]digits[.digits][(e|E)[-+]digits]` with at most 19 significant digits whose value is an integer
+    /// ≤ 2^53 times a power of ten within 10^±22: both are exact doubles, so one multiplication or division rounds
+    /// correctly (Clinger's fast path) and gives strtod's result. Anything else returns nil (strtod decides).
+    @inline(__always)
+    private static func simpleDecimal(_ b: UnsafeRawBufferPointer) -> Double? {
+        let n = b.count
+        var i = 0
+        var negative = false
+        if b[0] == 0x2D || b[0] == 0x2B { negative = b[0] == 0x2D; i = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var intDigits = 0
+        while i < n, b[i] &- 0x30 < 10 {
+            if mantissa != 0 || b[i] != 0x30 { digits += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30)
+            intDigits += 1
+            i += 1
+        }
+        guard intDigits > 0 else { return nil }
+        var exponent = 0
+        if i < n, b[i] == 0x2E {
+            i += 1
+            let fractionStart = i
+            while i < n, b[i] &- 0x30 < 10 {
+                if mantissa != 0 || b[i] != 0x30 { digits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30)
+                i += 1
+            }
+            guard i > fractionStart else { return nil }
+            exponent = fractionStart - i
+        }
+        guard digits <= 19 else { return nil }
+        if i < n, b[i] | 0x20 == 0x65 {
+            i += 1
+            var expNegative = false
+            if i < n, b[i] == 0x2D || b[i] == 0x2B { expNegative = b[i] == 0x2D; i += 1 }
+            let expStart = i
+            var e = 0
+            while i < n, b[i] &- 0x30 < 10, i - expStart < 5 {
+                e = e * 10 + Int(b[i] &- 0x30)
+                i += 1
+            }
+            guard i > expStart else { return nil }
+            exponent += expNegative ? -e : e
+        }
+        guard i == n, mantissa <= 1 << 53 else { return nil }
+        var value = Double(mantissa)
+        if mantissa != 0 {
+            guard exponent >= -22, exponent <= 22 else { return nil }
+            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        }
+        return negative ? -value : value
+    }
+
+    /// 10^0 … 10^22, every one exactly representable as a Double.
+    private static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
 
     private static func specialReal(_ b: UnsafeRawBufferPointer) -> Double? {
         guard (3...9).contains(b.count) else { return nil }
