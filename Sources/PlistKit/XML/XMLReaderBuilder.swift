@@ -42,8 +42,9 @@ final class XMLReaderBuilder {
     @exclusivity(unchecked) private var names: [(UnsafePointer<xmlChar>, Tag)] = []
 
     @exclusivity(unchecked) private var frames: [Frame] = []
-    @exclusivity(unchecked) private var values: [PlistValue] = []
-    @exclusivity(unchecked) private var keys: [String] = []
+    /// The children (and dictionary keys) of the open containers, moved into each container when it closes.
+    @exclusivity(unchecked) private var values = MoveStack<PlistValue>(capacity: 64)
+    @exclusivity(unchecked) private var keys = MoveStack<String>(capacity: 64)
     @exclusivity(unchecked) private var containerDepth = 0
     @exclusivity(unchecked) private var objectCount = 0
 
@@ -71,7 +72,6 @@ final class XMLReaderBuilder {
         self.input = input
         self.options = options
         text = .allocate(capacity: textCapacity)
-        values.reserveCapacity(64)
         frames.reserveCapacity(16)
         if let dict = ctxt.pointee.dict {
             let all: [Tag] = [.key, .string, .integer, .dict, .array, .real, .date, .data, .true, .false, .plist]
@@ -81,7 +81,11 @@ final class XMLReaderBuilder {
         }
     }
 
-    deinit { text.deallocate() }
+    deinit {
+        text.deallocate()
+        values.release()
+        keys.release()
+    }
 
     // MARK: Positions
 
@@ -110,12 +114,14 @@ final class XMLReaderBuilder {
     }
 
     /// Records the first error and stops libxml2. The position is the start (`<`) of the tag the parser is at, or of
-    /// the element that began at `offset`.
-    func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil, exact: Bool = false) {
+    /// the element that began at `offset`; `appendingKey` (a key of the innermost dictionary) ends the key path.
+    func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil, exact: Bool = false, appendingKey: String? = nil) {
         guard !failed else { return }
         failed = true
         let at = offset ?? currentOffset
-        error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: keyPath)
+        var path = keyPath
+        if let appendingKey { path = KeyPath(components: path.components + [appendingKey]) }
+        error = PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: path)
         stopParser()
     }
 
@@ -229,9 +235,7 @@ final class XMLReaderBuilder {
             }
         case .array:
             containerDepth -= 1
-            let elements = Array(values[frame.valueStart...])
-            values.removeSubrange(frame.valueStart...)
-            push(.array(elements))
+            push(.array(values.moveOut(from: frame.valueStart)))
         default:
             containerDepth -= 1
             let count = values.count - frame.valueStart
@@ -240,49 +244,39 @@ final class XMLReaderBuilder {
                 fail(.syntax, "value missing for key inside <dict>")
                 return
             }
-            guard let dictionary = makeDictionary(frame, count: count) else { return }
-            values.removeSubrange(frame.valueStart...)
-            keys.removeSubrange(frame.keyStart...)
+            let dictKeys = keys.moveOut(from: frame.keyStart)
+            let dictValues = values.moveOut(from: frame.valueStart)
+            guard let dictionary = makeDictionary(frame, dictKeys, dictValues) else { return }
             push(dictionary)
         }
         if frames.isEmpty, let last = values.last { root = last }
     }
 
-    private func makeDictionary(_ frame: Frame, count: Int) -> PlistValue? {
-        if count > PlistDictionary.indexThreshold {
-            // Large: one pass builds the index and finds duplicates; without any, the slices are the dictionary.
-            let dictKeys = Array(keys[frame.keyStart..<(frame.keyStart + count)])
-            let (index, duplicate) = PlistKeyIndex.build(dictKeys)
-            if duplicate == nil {
-                var d = PlistDictionary()
-                d._keys = dictKeys
-                d._values = Array(values[frame.valueStart..<(frame.valueStart + count)])
-                d._index = index
-                return .dictionary(d)
-            }
-        }
-        // Short: look for a repeated key (exact scalars); without one, the slices are the dictionary.
+    private func makeDictionary(_ frame: Frame, _ keys: [String], _ values: [PlistValue]) -> PlistValue? {
+        let count = keys.count
+        var d = PlistDictionary()
+        // Look for a repeated key (exact scalars): a large dictionary while building its index, a short one by
+        // comparing every pair. Without one, the arrays are the dictionary.
         var firstRepeat = count
-        if count <= PlistDictionary.indexThreshold {
+        if count > PlistDictionary.indexThreshold {
+            let (index, duplicate) = PlistKeyIndex.build(keys)
+            if duplicate == nil { d._index = index } else { firstRepeat = 0 }
+        } else {
             search: for j in 1..<max(count, 1) {
-                let key = keys[frame.keyStart + j]
-                for k in frame.keyStart..<(frame.keyStart + j) where exactKeyBytesEqual(keys[k], key) {
+                for k in 0..<j where exactKeyBytesEqual(keys[k], keys[j]) {
                     firstRepeat = j
                     break search
                 }
             }
-        } else {
-            firstRepeat = 0  // the index build above found a duplicate: apply the policy entry by entry
         }
-        var d = PlistDictionary()
         if firstRepeat == count {
-            d._keys = Array(keys[frame.keyStart..<(frame.keyStart + count)])
-            d._values = Array(values[frame.valueStart..<(frame.valueStart + count)])
+            d._keys = keys
+            d._values = values
         } else {
             d = PlistDictionary(minimumCapacity: count)
             for j in 0..<count {
-                let key = keys[frame.keyStart + j]
-                let value = values[frame.valueStart + j]
+                let key = keys[j]
+                let value = values[j]
                 if j < firstRepeat {
                     d.appendNew(key, value)
                     continue
@@ -295,7 +289,7 @@ final class XMLReaderBuilder {
                 case .reject:
                     if !d.insertIfAbsent(value, forKey: key) {
                         frames.append(frame)
-                        fail(.duplicateKey, "duplicate key \"\(key)\" in <dict>", offset: frame.offset)
+                        fail(.duplicateKey, "duplicate key \"\(key)\" in <dict>", offset: frame.offset, appendingKey: key)
                         return nil
                     }
                 }

@@ -229,6 +229,15 @@ enum XMLReaderTesting {
         let e = try #require(T.error(doc, options))
         #expect(e.kind == .duplicateKey)
         #expect(e.line == 4)
+        #expect(e.keyPath == KeyPath("a"))
+        // Nested, and in a dictionary large enough for a key index: the path ends with the repeated key.
+        let many = (0..<40).map { "<key>k\($0)</key><true/>" }.joined()
+        let nested = T.plist("<array><string>x</string><dict><key>inner</key><dict>\(many)<key>k7</key><false/></dict></dict></array>")
+        let e2 = try #require(T.error(nested, options))
+        #expect(e2.kind == .duplicateKey)
+        #expect(e2.keyPath == KeyPath("1.inner.k7"))
+        options.duplicateKeys = .lastWins
+        #expect(try T.read(nested, options).arrayValue?[1].dictionaryValue?["inner"]?.dictionaryValue?["k7"] == .bool(false))
     }
 
     @Test func emptyContainersAndBareRoot() throws {

@@ -1,0 +1,50 @@
+/// A growable stack whose top elements can be moved out into an `Array` in one step, for parsers that collect a
+/// container's children and then hand them over: an `Array` stack would retain every child on the copy and release
+/// it again on removal. The owner calls `release()` exactly once (a struct cannot free its storage itself).
+struct MoveStack<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 4)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always) var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always) subscript(i: Int) -> Element { base[i] }
+
+    @inline(__always) mutating func append(_ element: consuming Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    /// Moves the elements from `start` to the top into a new array (in order) and pops them.
+    @inline(__always) mutating func moveOut(from start: Int) -> [Element] {
+        let n = count - start
+        let source = base + start
+        count = start
+        return [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
+            if n > 0 { buffer.baseAddress!.moveInitialize(from: source, count: n) }
+            initialized = n
+        }
+    }
+
+    /// Frees the elements and the storage.
+    mutating func release() {
+        base.deinitialize(count: count)
+        base.deallocate()
+        count = 0
+        capacity = 0
+    }
+}
