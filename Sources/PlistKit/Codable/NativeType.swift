@@ -33,12 +33,19 @@ enum NativeType: UInt8 {
         if T.self == Int8.self { return .int8 }
         if T.self == UInt8.self { return .uint8 }
         if T.self == PlistDictionary.self { return .plistDictionary }
-        if T.self == [String].self { return .stringArray }
-        if T.self == [Int].self { return .intArray }
-        if T.self == [Double].self { return .doubleArray }
-        if T.self == [Bool].self { return .boolArray }
+        // Generic metadata (`[String].self`) costs a runtime cache lookup per evaluation in this unspecialized
+        // code; compare against identities looked up once.
+        let id = ObjectIdentifier(T.self)
+        if id == Self.arrayTypes.string { return .stringArray }
+        if id == Self.arrayTypes.int { return .intArray }
+        if id == Self.arrayTypes.double { return .doubleArray }
+        if id == Self.arrayTypes.bool { return .boolArray }
         return .none
     }
+
+    private static let arrayTypes = (
+        string: ObjectIdentifier([String].self), int: ObjectIdentifier([Int].self),
+        double: ObjectIdentifier([Double].self), bool: ObjectIdentifier([Bool].self))
 }
 
 /// `value` as `U`; only called after checking that `T` is `U`, so this is a plain copy without a dynamic cast.
