@@ -5,7 +5,7 @@
 /// Reals use the shortest decimal text that reads back to the same `Double`; dates with a fraction of a second carry
 /// it after the seconds (`03:04:05.25`), which PlistKit reads exactly (GNUstep itself keeps whole seconds only and
 /// rejects the fraction). The one inexact case: dates less than a second before 2001 whose fraction needs more bits
-/// than a `Double` near 1 has, which lose their lowest bits.
+/// than a `Double` near 1 has, which lose their lowest bits (or, within 2^−53 s of 2001, become 2001 itself).
 enum GNUstepScalarWriter {
     static func append(_ v: PlistValue, to out: inout OpenStepTextOutput) throws {
         switch v {
@@ -38,10 +38,16 @@ enum GNUstepScalarWriter {
     /// `yyyy-MM-dd HH:mm:ss +0000` in UTC, the seconds followed by an exact decimal fraction when there is one;
     /// nil for NaN or infinite dates.
     static func dateText(_ d: PlistDate) -> String? {
-        guard let c = PlistDateText.components(d) else { return nil }
         let seconds = d.secondsSinceReferenceDate
-        // seconds − floor(seconds) is exact, and so is adding it back to the whole seconds the reader computes.
-        let fraction = seconds - seconds.rounded(.down)
+        // seconds − floor(seconds) is exact, and so is adding it back to the whole seconds the reader computes —
+        // except just before 2001, where it can round up to a whole second: that second is then the nearest text.
+        var fraction = seconds - seconds.rounded(.down)
+        var whole = d
+        if fraction >= 1 {
+            whole = PlistDate(secondsSinceReferenceDate: seconds.rounded(.down) + 1)
+            fraction = 0
+        }
+        guard let c = PlistDateText.components(whole) else { return nil }
         var s = c.year < 0 ? "-" + pad(-c.year, 4) : pad(c.year, 4)
         s += "-" + pad(Int64(c.month), 2) + "-" + pad(Int64(c.day), 2) + " " + pad(Int64(c.hour), 2) + ":"
         s += pad(Int64(c.minute), 2) + ":" + pad(Int64(c.second), 2)

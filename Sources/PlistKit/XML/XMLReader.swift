@@ -23,12 +23,24 @@ internal import CLibXML2
 /// It is stricter than CF in one more place: `<key>` outside a dictionary is an error (CF reads it as a string).
 /// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
 /// which CF writes unescaped, are read, and CR and CR LF in text are kept as CF keeps them instead of becoming LF
-/// (`XMLReaderControlCharacters`).
+/// (`XMLReaderControlCharacters`) — in every encoding, since documents in UTF-16/32 and in legacy encodings are
+/// converted to UTF-8 first (`XMLReaderInputEncoding`, `XMLReaderLegacyEncoding`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
         guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
+            guard let name = XMLReaderLegacyEncoding.declared(in: bytes) else {
+                return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
+            }
+            let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: name)
+            return try legacy.utf8.withUnsafeBytes { converted in
+                do {
+                    return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
+                } catch var e as PlistError {
+                    if let offset = e.offset { e.offset = legacy.originalOffset(offset) }
+                    throw e
+                }
+            }
         }
         let utf8 = try wide.utf8(bytes)
         return try utf8.withUnsafeBytes { converted in
@@ -60,7 +72,7 @@ enum XMLReader {
         }
     }
 
-    /// Parses UTF-8 input, or input in an encoding libxml2 converts itself (`encoding="ISO-8859-1"` and the like).
+    /// Parses UTF-8 input (other encodings were converted by the caller).
     private static func parse(
         _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool
     ) throws -> PlistValue {

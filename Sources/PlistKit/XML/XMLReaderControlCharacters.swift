@@ -162,23 +162,8 @@ enum XMLReaderControlCharacters {
 
     /// No `encoding=` in the XML declaration, or one naming UTF-8 (any case, with or without the hyphen).
     private static func declaresUTF8OrNothing(_ b: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
-        guard starts(b, i, "<?xml") else { return true }
-        while i + 1 < b.count, !(b[i] == 0x3F && b[i + 1] == 0x3E) {  // up to "?>"
-            if starts(b, i, "encoding") {
-                i += 8
-                while i < b.count, b[i] == 0x20 || b[i] == 0x3D || b[i] == 0x22 || b[i] == 0x27 || b[i] == 0x09 { i += 1 }
-                var name = [UInt8]()
-                while i < b.count, b[i] != 0x22, b[i] != 0x27, b[i] != 0x20, name.count < 40 {
-                    name.append(b[i] >= 0x61 && b[i] <= 0x7A ? b[i] - 0x20 : b[i])
-                    i += 1
-                }
-                return name == Array("UTF-8".utf8) || name == Array("UTF8".utf8)
-            }
-            i += 1
-        }
-        return true
+        guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return true }
+        return ["UTF-8", "UTF8"].contains(name.uppercased())
     }
 
     private static func starts(_ b: UnsafeRawBufferPointer, _ i: Int, _ word: StaticString) -> Bool {

@@ -40,6 +40,22 @@ import Testing
         #expect(back == value && format == .gnustep)
     }
 
+    /// Found by the roundtrip fuzzer (Corpus/regressions/gnustep): −7.4e−145 s minus floor(−7.4e−145 s) rounds to a
+    /// whole second, which the writer turned into `23:59:59` plus a fraction of 1 — a second early. A date that close to
+    /// 2001 is now written as 2001, the nearest text; elsewhere just before 2001 the fraction keeps all it can.
+    @Test func datesJustBefore2001AreWrittenAsTheNearestText() throws {
+        for seconds in [-7.367054818999254e-145, -1e-17, -Double.leastNonzeroMagnitude, -0.1, -0.999999999, -1e-9] {
+            let value: PlistValue = ["d": .date(PlistDate(secondsSinceReferenceDate: seconds))]
+            let text = OS.text(try OS.write(value, .gnustep))
+            let back = try #require(OS.read(text).value.dictionaryValue?["d"])
+            guard case .date(let d) = back else { Issue.record("not a date: \(back)"); continue }
+            // A Double near 1 has a spacing of 2^−53 below 1, so that much may go; never a whole second.
+            #expect(abs(d.secondsSinceReferenceDate - seconds) <= 0x1p-53, "\(seconds) came back as \(d.secondsSinceReferenceDate) from \(text)")
+        }
+        let tiny = OS.text(try OS.write(["d": .date(PlistDate(secondsSinceReferenceDate: -1e-17))], .gnustep))
+        #expect(tiny.contains("<*D2001-01-01 00:00:00 +0000>"), "\(tiny)")
+    }
+
     @Test func nonFiniteDatesAreUnrepresentable() throws {
         #expect(throws: PlistError.self) { try OS.write(["d": .date(PlistDate(secondsSinceReferenceDate: .nan))], .gnustep) }
     }

@@ -35,12 +35,24 @@ import Testing
         }
     }
 
+    static func hasDateJustBefore2001(_ v: PlistValue) -> Bool {
+        switch v {
+        case .array(let a): return a.contains(where: hasDateJustBefore2001)
+        case .dictionary(let d): return d.values.contains(where: hasDateJustBefore2001)
+        case .date(let d): return d.secondsSinceReferenceDate > -1 && d.secondsSinceReferenceDate < 0
+        default: return false
+        }
+    }
+
     @Test func corpusValuesRoundTrip() throws {
         let values = try Self.values()
         #expect(!values.isEmpty)
         for (path, value) in values {
             let gnustep = try OS.write(value, .gnustep)
-            #expect(try PropertyList.read(gnustep).value == value, "\(path) via GNUstep")
+            // Dates less than a second before 2001 are GNUstep text's one documented loss (`GNUstepScalarWriter`).
+            if !Self.hasDateJustBefore2001(value) {
+                #expect(try PropertyList.read(gnustep).value == value, "\(path) via GNUstep")
+            }
             if Self.openStepOnly(value) {
                 let openStep = try OS.write(value, .openStep)
                 let back = try PropertyList.read(openStep).value

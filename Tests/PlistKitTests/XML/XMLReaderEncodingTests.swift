@@ -77,6 +77,41 @@ import Testing
         #expect(T.foundation(bytes) == "café")
     }
 
+    /// Found by the foundation fuzzer (Corpus/regressions/xml): a document declaring UTF-7 (or any legacy encoding)
+    /// went through libxml2's converter and XML end-of-line handling, so its CRs became LF where Foundation keeps
+    /// them. Such documents are now converted with iconv first and read like UTF-8 ones.
+    @Test func legacyEncodingsKeepCarriageReturnsAndControlsAsFoundationDoes() throws {
+        let cases: [(String, [UInt8])] = [
+            ("UTF-7", Array("line one\r\nline two\rthree +AOk-".utf8)),
+            ("ISO-8859-1", Array("caf".utf8) + [0xE9, 0x0D, 0x0A, 0x0D, 0x01, 0x41]),
+            ("windows-1252", [0x80, 0x20, 0x0D, 0x0A, 0x93, 0x71, 0x94]),
+            ("ISO-8859-15", [0xA4, 0x0D]),
+        ]
+        for (encoding, text) in cases {
+            let doc = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\r\n<plist version=\"1.0\">\r\n<array>\r\n\t<string>".utf8)
+                + text + Array("</string>\r\n</array>\r\n</plist>\r\n".utf8)
+            let foundation = try #require(T.foundation(doc), "Foundation could not read the \(encoding) document")
+            #expect(try T.read(doc) == foundation, "\(encoding)")
+            #expect(foundation.arrayValue?.first?.stringValue?.unicodeScalars.contains("\r") == true, "\(encoding)")
+        }
+    }
+
+    @Test func legacyEncodingErrorsPointIntoTheCallersBytes() throws {
+        // Two two-byte characters in UTF-8 before the error: the offset is still the original one.
+        var doc = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<plist><dict><key>caf".utf8)
+        doc += [0xE9, 0xE9]
+        doc += Array("</key><strin>a</string></dict></plist>".utf8)
+        let e = try #require(T.error(doc))
+        #expect(e.kind == .syntax)
+        #expect(e.offset == 73 && e.line == 2 && e.column == 30, "\(e)")
+        let unknown = try #require(T.error("<?xml version=\"1.0\" encoding=\"no-such-encoding\"?><plist/>"))
+        #expect(unknown.kind == .encoding && unknown.message.contains("no-such-encoding"), "\(unknown)")
+        // A byte sequence the declared encoding does not have.
+        let bad = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><plist><string>".utf8) + [0x81] + Array("</string></plist>".utf8)
+        let e2 = try #require(T.error(bad))
+        #expect(e2.kind == .encoding && e2.offset == 57, "\(e2)")
+    }
+
     @Test func invalidUTF8GivesItsOffset() throws {
         let prefix = Array("<plist>\n<dict>\n\t<key>k</key>\n\t<string>ab".utf8)
         for bad in [[0xFF], [0xC3, 0x28], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] as [[UInt8]] {
@@ -162,8 +197,10 @@ import Testing
         // A document that already holds the private-use stand-ins is read strictly.
         #expect(try T.read("<plist><string>\u{10FF01}</string></plist>") == "\u{10FF01}")
         #expect(T.error("<plist><string>\u{10FF01}\u{1}</string></plist>")?.kind == .syntax)
-        // A declared single-byte encoding is left to libxml2, which rejects them.
-        #expect(T.error("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>\u{1}</string></plist>") != nil)
+        // So are they in a document in a legacy encoding (converted first), as Foundation reads them.
+        let latin1 = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>\u{1}</string></plist>"
+        #expect(try T.read(latin1) == "\u{1}")
+        #expect(T.foundation(latin1) == "\u{1}")
         // Error offsets after a control character still point into the caller's bytes.
         let doc = "<plist><array><string>\u{1}\u{1}</string><integer>x</integer></array></plist>"
         let e = try #require(T.error(doc))
