@@ -58,21 +58,23 @@ let package = Package(
             name: "plistbench",
             dependencies: ["PlistKit", "Preferences"]
         ),
+        // Helpers every test target shares (external processes, a seeded generator, the Foundation bridge); not a product.
+        .target(name: "TestSupport", dependencies: ["PlistKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "PlistKitTests",
-            dependencies: ["PlistKit"]
+            dependencies: ["PlistKit", "TestSupport"]
         ),
         .testTarget(
             name: "BookmarksTests",
-            dependencies: ["Bookmarks"]
+            dependencies: ["Bookmarks", "TestSupport"]
         ),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["Preferences", "PreferencesTestHelper", "defaults"]
+            dependencies: ["Preferences", "PreferencesTestHelper", "defaults", "TestSupport"]
         ),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["PlistKit", "plutil"]
+            dependencies: ["PlistKit", "plutil", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

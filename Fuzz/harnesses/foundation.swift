@@ -26,7 +26,8 @@ public func fuzzFoundation(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         return 0  // PlistKit is more lenient here; acceptance differences are covered by the readers' own tests
     }
-    guard let theirs = Differential.fromFoundation(any) else { return 0 }
+    // What has no public bridge (UIDs) is skipped: `FoundationBridge` (Tests/TestSupport) throws for it.
+    guard let theirs = try? FoundationBridge.fromFoundation(any) else { return 0 }
     if let path = Differential.difference(ours, theirs, path: "", format: format) {
         FuzzCheck.fail("\(format) value differs from Foundation's at \(path.isEmpty ? "the root" : path)")
     }
@@ -78,36 +79,6 @@ enum Differential {
             return d.contains { hasCanonicallyEquivalentKeys($0.1) }
         default: return false
         }
-    }
-
-    /// PlistKit's value for a Foundation object, or nil for what has no public bridge (UIDs).
-    static func fromFoundation(_ any: Any) -> PlistValue? {
-        if let s = any as? String { return .string(s) }
-        if let d = any as? Data { return .data(d) }
-        if let d = any as? Date { return .date(PlistDate(d)) }
-        if let n = any as? NSNumber {
-            switch String(cString: n.objCType) {
-            case "c", "B": return .bool(n.boolValue)
-            case "f": return .real(PlistReal(n.floatValue))
-            case "d": return .real(PlistReal(n.doubleValue))
-            case "Q", "L", "I", "S", "C": return .integer(PlistInteger(n.uint64Value))
-            default: return .integer(PlistInteger(n.int64Value))
-            }
-        }
-        if let a = any as? [Any] {
-            var out: [PlistValue] = []
-            for e in a { guard let v = fromFoundation(e) else { return nil }; out.append(v) }
-            return .array(out)
-        }
-        if let d = any as? NSDictionary {
-            var out = PlistDictionary()
-            for (k, v) in d {
-                guard let key = k as? String, let value = fromFoundation(v) else { return nil }
-                out[key] = value
-            }
-            return .dictionary(out)
-        }
-        return nil
     }
 
     /// The key path of the first difference, or nil when equal. Reals compare by value (Foundation does not keep

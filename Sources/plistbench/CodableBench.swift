@@ -72,13 +72,8 @@ func runCodableBenchmark(records: Int, seconds: Double = 1.0) -> [String] {
         "| format | op | bytes | PlistKit ms | Foundation ms | ratio |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    for (format, fFormat) in [(PlistFormat.binary, PropertyListSerialization.PropertyListFormat.binary), (.xml, .xml)] {
-        let ours = PlistEncoder()
-        ours.outputFormat = format
-        // Foundation's key order: declaration order in binary, sorted in XML.
-        ours.writeOptions.sortKeys = format != .binary
-        let theirs = PropertyListEncoder()
-        theirs.outputFormat = fFormat
+    for format in [PlistFormat.binary, .xml] {
+        let (ours, theirs) = encoders(format)
         do {
             let foundationBytes = try theirs.encode(library)
             let ourBytes = try ours.encode(library)
@@ -123,6 +118,17 @@ func runCodableBenchmark(records: Int, seconds: Double = 1.0) -> [String] {
     return lines
 }
 
+/// PlistKit's and Foundation's encoders for `format` (.binary or .xml), PlistKit's in Foundation's key order:
+/// declaration order in binary, sorted in XML.
+private func encoders(_ format: PlistFormat) -> (PlistEncoder, PropertyListEncoder) {
+    let ours = PlistEncoder()
+    ours.outputFormat = format
+    ours.writeOptions.sortKeys = format != .binary
+    let theirs = PropertyListEncoder()
+    theirs.outputFormat = format == .binary ? .binary : .xml
+    return (ours, theirs)
+}
+
 /// Runs one PlistKit cell of the Codable benchmark alone for `SECONDS` (default 5), so a profiler sees only
 /// PlistKit; prints the median. Decoding reads Foundation's bytes, as `runCodableBenchmark` does.
 func runCodableProfile(_ args: [String]) -> Int32 {
@@ -131,11 +137,7 @@ func runCodableProfile(_ args: [String]) -> Int32 {
     else { return 64 }
     let library = makeBenchLibrary(records: args.count > 2 ? Int(args[2]) ?? 10_000 : 10_000)
     let seconds = args.count > 3 ? Double(args[3]) ?? 5 : 5
-    let encoder = PlistEncoder()
-    encoder.outputFormat = format
-    encoder.writeOptions.sortKeys = format != .binary
-    let theirs = PropertyListEncoder()
-    theirs.outputFormat = format == .binary ? .binary : .xml
+    let (encoder, theirs) = encoders(format)
     guard let bytes = try? theirs.encode(library) else { return 1 }
     let decoder = PlistDecoder()
     var samples: [UInt64] = []

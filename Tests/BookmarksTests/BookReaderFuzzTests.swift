@@ -1,28 +1,17 @@
 import Foundation
 import Testing
 @testable import Bookmarks
+import TestSupport
 
 /// Mutation fuzzing (reference §5.6): 20,000 mutated blobs from the Apple fixtures and from our own writer.
 /// Only `BookmarkError` may come out — a trap or a hang would kill or stall the test process.
 @Suite struct BookReaderFuzzTests {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-    }
-
     @Test func twentyThousandMutatedBlobsOnlyThrowBookmarkError() throws {
         let s = Scratch()
         var seeds: [[UInt8]] = [try Bookmark.create(path: s.file("a/b/c.txt")),
                                 try Bookmark.create(path: s.dir("a"), options: [.minimalBookmark])]
         for name in Fixtures.names { if let b = Fixtures.bytes(name + ".bookmark") { seeds.append(b) } }
-        var rng = SplitMix(state: 1)
+        var rng = SeededGenerator(seed: 1)
         var outcomes: [String: Int] = [:]
         let interesting: [UInt32] = [0, 1, 3, 4, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, 48, 0x0601, 0x0701, 0x0902]
         let started = Date()

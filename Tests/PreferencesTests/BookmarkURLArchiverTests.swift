@@ -4,6 +4,7 @@ import PlistKit
 import Synchronization
 import Testing
 @testable import Preferences
+import TestSupport
 
 /// URL storage through `Defaults` with the default `BookmarkURLArchiver`, on the real file system (temp directories;
 /// preference roots isolated by `TempDirectory.environment()`). Oracles: the file system itself (where `mv` put the
@@ -242,7 +243,7 @@ import Testing
         d.setPlistValue(["bookmark": .data(Data("book".utf8) + Data(repeating: 0, count: 60)), "path": "/srv/x"], forKey: "damaged")
         #expect(d.url(forKey: "damaged")?.path == "/srv/x")
         // Seeded byte flips of real bookmark data, raw and in the dictionary layout: any answer, no crash.
-        var rng = SplitMix(seed: 0xB00C)
+        var rng = SeededGenerator(seed: 0xB00C)
         for trial in 0..<300 {
             var bytes = Array(real)
             for _ in 0...(trial % 4) {
@@ -306,19 +307,6 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the fuzz loop.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// What Foundation's own `UserDefaults.url(forKey:)` makes of our stored forms (the oracle is Foundation itself;
 /// values go through its registration domain, so no file and no environment variable is touched).
 @Suite struct BookmarkURLFoundationInteropTests {
@@ -329,8 +317,8 @@ struct SplitMix {
         let ours = try #require(Defaults(suiteName: nil, environment: dir.environment()))
         ours.set(URL(fileURLWithPath: file), forKey: "bookmarked")
         ours.setLocation(URL(fileURLWithPath: file), forKey: "location")
-        let bookmarked = try FoundationCodec.toFoundation(try #require(ours.plistValue(forKey: "bookmarked")))
-        let location = try FoundationCodec.toFoundation(try #require(ours.plistValue(forKey: "location")))
+        let bookmarked = try FoundationBridge.toFoundation(try #require(ours.plistValue(forKey: "bookmarked")))
+        let location = try FoundationBridge.toFoundation(try #require(ours.plistValue(forKey: "location")))
         let ud = try #require(UserDefaults(suiteName: "com.example.prefurl.\(UUID().uuidString)"))
         let prefix = "prefurl-\(UUID().uuidString)-"
         ud.register(defaults: [prefix + "bookmarked": bookmarked, prefix + "location": location])

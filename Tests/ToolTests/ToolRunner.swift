@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `plutil` and the Swift toolchain's Apple `plutil` as real processes.
 enum ToolRunner {
@@ -53,28 +54,9 @@ enum ToolRunner {
     }
 
     static func run(_ executable: String, _ arguments: [String], input: Data, in directory: URL?) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        try process.run()
-        let outBox = Box(), errBox = Box()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outBox.data = outPipe.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
-        inPipe.fileHandleForWriting.write(input)
-        try? inPipe.fileHandleForWriting.close()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: outBox.data,
-                      stderr: String(decoding: errBox.data, as: UTF8.self))
+        let r = try ExternalTool.run(executable, arguments, input: input, in: directory)
+        return Result(status: r.status, stdout: r.stdout, stderr: String(decoding: r.stderr, as: UTF8.self))
     }
-
-    private final class Box: @unchecked Sendable { var data = Data() }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-tool-\(UUID().uuidString)")

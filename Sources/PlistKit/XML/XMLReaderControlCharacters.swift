@@ -96,9 +96,9 @@ enum XMLReaderControlCharacters {
             let next = i + 1 < n ? b[i + 1] : 0
             if next == 0x3F {
                 copy(until: find("?>", from: i + 2), crIsText: false)
-            } else if next == 0x21, starts(b, i, "<!--") {
+            } else if next == 0x21, XMLReaderInputEncoding.starts(b, i, "<!--") {
                 copy(until: find("-->", from: i + 4), crIsText: false)
-            } else if next == 0x21, starts(b, i, "<![CDATA[") {
+            } else if next == 0x21, XMLReaderInputEncoding.starts(b, i, "<![CDATA[") {
                 copy(until: i + 9, crIsText: false)
                 copy(until: find("]]>", from: i), crIsText: depth > 0)
             } else if next == 0x21 {
@@ -164,11 +164,5 @@ enum XMLReaderControlCharacters {
     private static func declaresUTF8OrNothing(_ b: UnsafeRawBufferPointer) -> Bool {
         guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return true }
         return ["UTF-8", "UTF8"].contains(name.uppercased())
-    }
-
-    private static func starts(_ b: UnsafeRawBufferPointer, _ i: Int, _ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard i + count <= b.count else { return false }
-        return word.withUTF8Buffer { w in (0..<count).allSatisfy { b[i + $0] == w[$0] } }
     }
 }

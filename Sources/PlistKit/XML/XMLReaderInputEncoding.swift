@@ -94,15 +94,11 @@ struct XMLReaderInputEncoding {
     /// The `encoding` named in the XML declaration of a byte-oriented document (after an optional UTF-8 byte-order
     /// mark), as written, or nil when there is no declaration or it names none.
     static func declaredEncoding(_ b: UnsafeRawBufferPointer) -> String? {
-        func starts(_ i: Int, _ word: String) -> Bool {
-            let w = Array(word.utf8)
-            return i + w.count <= b.count && (0..<w.count).allSatisfy { b[i + $0] == w[$0] }
-        }
         var i = 0
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
-        guard starts(i, "<?xml") else { return nil }
+        guard starts(b, i, "<?xml") else { return nil }
         while i + 1 < b.count, !(b[i] == 0x3F && b[i + 1] == 0x3E) {  // up to "?>"
-            if starts(i, "encoding") {
+            if starts(b, i, "encoding") {
                 i += 8
                 while i < b.count, b[i] == 0x20 || b[i] == 0x3D || b[i] == 0x22 || b[i] == 0x27 || b[i] == 0x09 { i += 1 }
                 var name = [UInt8]()
@@ -115,5 +111,12 @@ struct XMLReaderInputEncoding {
             i += 1
         }
         return nil
+    }
+
+    /// Whether `b[i...]` begins with `word`.
+    static func starts(_ b: UnsafeRawBufferPointer, _ i: Int, _ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard i + count <= b.count else { return false }
+        return word.withUTF8Buffer { w in (0..<count).allSatisfy { b[i + $0] == w[$0] } }
     }
 }

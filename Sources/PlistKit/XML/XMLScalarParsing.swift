@@ -121,26 +121,24 @@ enum XMLScalarParsing {
         var negative = false
         if b[0] == 0x2D || b[0] == 0x2B { negative = b[0] == 0x2D; i = 1 }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var intDigits = 0
-        while i < n, b[i] &- 0x30 < 10 {
-            if mantissa != 0 || b[i] != 0x30 { digits += 1 }
-            mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30)
-            intDigits += 1
-            i += 1
-        }
-        guard intDigits > 0 else { return nil }
-        var exponent = 0
-        if i < n, b[i] == 0x2E {
-            i += 1
-            let fractionStart = i
+        var digits = 0  // significant: leading zeros do not count
+        /// Accumulates a run of digits into `mantissa`; returns how many there were.
+        func digitRun() -> Int {
+            let start = i
             while i < n, b[i] &- 0x30 < 10 {
                 if mantissa != 0 || b[i] != 0x30 { digits += 1 }
                 mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30)
                 i += 1
             }
-            guard i > fractionStart else { return nil }
-            exponent = fractionStart - i
+            return i - start
+        }
+        guard digitRun() > 0 else { return nil }
+        var exponent = 0
+        if i < n, b[i] == 0x2E {
+            i += 1
+            let fractionDigits = digitRun()
+            guard fractionDigits > 0 else { return nil }
+            exponent = -fractionDigits
         }
         guard digits <= 19 else { return nil }
         if i < n, b[i] | 0x20 == 0x65 {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Differential tests against Foundation's `PropertyListSerialization` (Core Foundation's binary reader and writer),
 /// run in-process.

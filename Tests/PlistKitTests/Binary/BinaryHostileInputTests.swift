@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Hostile files built in the test: each must give a `PlistError` with a byte offset, quickly, without the process
 /// growing by more than a bounded amount.

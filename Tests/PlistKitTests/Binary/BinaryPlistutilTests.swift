@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// libplist's `plistutil` (Debian `libplist-utils`) converts PlistKit's binary to XML and back without loss.
 @Suite struct BinaryPlistutilTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Differential tests against CPython's `plistlib` (an independent implementation), run as one `python3` process per
 /// test with every value in a batch.

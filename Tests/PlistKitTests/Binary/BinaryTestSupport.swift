@@ -1,5 +1,6 @@
 import Foundation
 @testable import PlistKit
+import TestSupport
 
 /// Assembles a `bplist` file from hand-encoded objects, following the layout in the reference (§2.2: header,
 /// objects, offset table, 32-byte trailer). It does not use `BinaryWriter`, so reader tests do not depend on it,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Foundation's `PropertyListEncoder`/`PropertyListDecoder` as the oracle: what it writes we read into the same
 /// model, what we write it reads into the same model, and both produce the same property-list tree.

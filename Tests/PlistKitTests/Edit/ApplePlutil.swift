@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// The Swift toolchain's own `plutil` (Apple's rewrite in swift-corelibs-foundation), run as a real process: the
 /// oracle for the editing, description and value-parsing tests. It sits next to the `swift` driver; a GNUstep

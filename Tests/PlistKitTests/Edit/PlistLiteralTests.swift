@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `plutil -convert swift|objc`. Oracle for Swift: the Swift compiler — the literal is compiled, run, and the value it
 /// builds is serialized by Foundation and compared with the input. Objective-C cannot be compiled here (no Foundation

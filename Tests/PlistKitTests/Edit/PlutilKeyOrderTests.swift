@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// The key order of `plutil -p` and `-extract … raw`. Oracle: the order Apple's `plutil -p` prints for the same keys
 /// (ICU root collation with numeric digit runs, which `PlutilKeyOrder` approximates for ASCII and Latin-1).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `JSONReader` against Foundation's `JSONSerialization` reader (the one Apple `plutil` uses), in-process.
 @Suite struct JSONReaderTests {

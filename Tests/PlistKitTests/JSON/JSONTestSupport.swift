@@ -1,5 +1,6 @@
 import Foundation
 @testable import PlistKit
+import TestSupport
 
 /// Shared helpers for the JSON tests: the Apple `plutil` of the Swift toolchain, and value generators that stay
 /// inside what JSON can carry.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `JSONWriter` against `JSONSerialization` (the writer inside Apple `plutil`) in-process, and against the
 /// toolchain's Apple `plutil` run as a process.

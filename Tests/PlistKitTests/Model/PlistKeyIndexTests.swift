@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// The hash index large dictionaries keep. Expected contents come from the test's own construction (a Swift
 /// `[String: Int]` shadow keyed by scalars) or from Foundation's `PropertyListSerialization`.

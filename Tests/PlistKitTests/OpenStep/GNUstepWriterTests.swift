@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// GNUstep's extended text format: every type round-trips through our writer and reader, and GNUstep's own tools
 /// (`plser` from gnustep-base-runtime, run as a process) read what we write and write what we read.

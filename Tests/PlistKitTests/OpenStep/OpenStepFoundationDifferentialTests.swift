@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Random edits of OpenStep documents, read by us and by Foundation (CF's parser): both must give the same value,
 /// or both must refuse — apart from the documented deviations, which are recognised and skipped.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Mutated and truncated documents: the reader must return a value or a positioned `PlistError`, never crash or hang.
 @Suite struct OpenStepRobustnessTests {

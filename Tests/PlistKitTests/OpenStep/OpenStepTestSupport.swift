@@ -1,5 +1,6 @@
 import Foundation
 @testable import PlistKit
+import TestSupport
 
 /// Helpers shared by the OpenStep, GNUstep and .strings tests.
 enum OS {

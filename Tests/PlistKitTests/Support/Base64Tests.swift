@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `Base64` against Foundation's `Data.base64EncodedString()`.
 @Suite struct Base64Tests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `KeySorting.utf16Less` (on UTF-8 bytes) against the definition: lexicographic order of UTF-16 code units.
 @Suite struct KeySortingTests {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `NumberFormatting` against the C library: `%.17g` is defined by `printf`, so glibc's `vsnprintf` is the oracle,
 /// and `%llu`/`%lld` for integers.

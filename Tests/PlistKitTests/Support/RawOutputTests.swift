@@ -1,5 +1,6 @@
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `RawOutput`: growth keeps every byte, `finish` returns exactly what was written, `discard` is safe to repeat.
 /// (Leaks are caught by the fuzz harnesses' AddressSanitizer runs, which found one in an earlier version.)

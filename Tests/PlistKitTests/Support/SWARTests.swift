@@ -1,5 +1,6 @@
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `SWAR` word tests against byte-by-byte definitions.
 @Suite struct SWARTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Issue 2 item 11b: XML written by independent writers (Foundation's `PropertyListSerialization`, Python's plistlib)
 /// reads back to the value that was written; and on tricky documents our reader agrees with Foundation's.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Character encodings: UTF-8, UTF-16 and UTF-32 by byte-order mark or `encoding=`, and invalid input.
 @Suite struct XMLReaderEncodingTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import PlistKit
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Hostile inputs: entity expansion, external entities, resource caps, concurrency, and libxml2's console output.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Shared helpers for the XML reader tests.
 enum XMLReaderTesting {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// `<real>` text is read with a fast path for short decimals (`XMLScalarParsing.simpleDecimal`); glibc's `strtod`,
 /// which Core Foundation's reader also uses, is the oracle: every value must have the same bits.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// Differential tests of `XMLWriter` against Foundation's `PropertyListSerialization` (Core Foundation's XML writer
 /// and reader) in the same process: the bytes must be identical, and Foundation must read ours back.

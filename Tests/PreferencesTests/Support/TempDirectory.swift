@@ -1,6 +1,7 @@
 import Foundation
 import PlistKit
 @testable import Preferences
+import TestSupport
 
 /// A fresh directory under the system temp dir, removed when the value is released.
 final class TempDirectory: @unchecked Sendable {
@@ -45,7 +46,7 @@ final class TempDirectory: @unchecked Sendable {
     /// Reads a plist file with Foundation (an independent parser).
     func readPlistWithFoundation(_ file: String) throws -> PlistValue {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        return try FoundationCodec.fromFoundation(
+        return try FoundationBridge.fromFoundation(
             PropertyListSerialization.propertyList(from: data, options: [], format: nil))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PlistKit
 import Testing
 @testable import Preferences
+import TestSupport
 
 /// The `defaults read` text. Layout oracle: Foundation's `NSDictionary`/`NSArray` `description`, which uses Apple's
 /// layout (4-space indent, a nested container's own indentation after `key = `); compared on one-key dictionaries
@@ -22,13 +23,13 @@ import Testing
     @Test(arguments: 0..<5)
     func layoutMatchesFoundationDescription(_ index: Int) throws {
         let dictionary = Self.sample(index)
-        let value = try FoundationCodec.fromFoundation(dictionary)
+        let value = try FoundationBridge.fromFoundation(dictionary)
         #expect(DescriptionFormatter.describe(value) == dictionary.description)
     }
 
     @Test func arrayLayoutMatchesFoundation() throws {
         let array = ["a", "b c", 3] as NSArray
-        #expect(DescriptionFormatter.describe(try FoundationCodec.fromFoundation(array)) == array.description)
+        #expect(DescriptionFormatter.describe(try FoundationBridge.fromFoundation(array)) == array.description)
     }
 
     @Test func scalarsInApplesForms() {

@@ -1,14 +1,18 @@
 import Foundation
-@testable import PlistKit
+import PlistKit
 
 /// Converts between PlistKit values and the `Any` trees of Foundation's `PropertyListSerialization`, so differential
-/// tests can compare against Foundation (an independent implementation) in the same process.
-enum FoundationBridge {
-    struct Unsupported: Error, CustomStringConvertible { var description: String }
+/// tests can compare against Foundation (an independent implementation) in the same process. Shared by the test
+/// targets and compiled into the `foundation` fuzz harness.
+public enum FoundationBridge {
+    public struct Unsupported: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
-    /// A Foundation property-list object for `value` (dictionaries as `NSMutableDictionary`, whose `NSString` keys
-    /// compare by UTF-16 units like CF, so `"é"` and `"e\u{301}"` stay distinct).
-    static func toFoundation(_ value: PlistValue) throws -> Any {
+    /// A Foundation property-list object for `value`, dictionaries as `NSMutableDictionary`. (Foundation on Linux
+    /// merges canonically equivalent keys such as `"é"` and `"e\u{301}"`: callers that compare avoid them.)
+    public static func toFoundation(_ value: PlistValue) throws -> Any {
         switch value {
         case .string(let s): return NSString(string: s)
         case .integer(let i):
@@ -28,7 +32,7 @@ enum FoundationBridge {
     }
 
     /// A PlistKit value for a Foundation property-list object.
-    static func fromFoundation(_ any: Any) throws -> PlistValue {
+    public static func fromFoundation(_ any: Any) throws -> PlistValue {
         if let b = any as? Bool, type(of: any) == Bool.self { return .bool(b) }
         if let s = any as? String { return .string(s) }
         if let d = any as? Data { return .data(d) }

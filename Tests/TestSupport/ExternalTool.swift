@@ -1,11 +1,12 @@
 import Foundation
 
-/// Runs independent implementations (python3 plistlib, plistutil, GNUstep tools) as real processes.
-enum ExternalTool {
-    struct Result { var status: Int32; var stdout: Data; var stderr: Data }
+/// Runs independent implementations (python3 plistlib, plistutil, GNUstep tools, the toolchain's plutil) and our
+/// own tools as real processes; shared by every test target.
+public enum ExternalTool {
+    public struct Result: Sendable { public var status: Int32; public var stdout: Data; public var stderr: Data }
 
     /// The full path of `name` on PATH, or nil.
-    static func find(_ name: String) -> String? {
+    public static func find(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -13,13 +14,14 @@ enum ExternalTool {
         return nil
     }
 
-    /// Runs `executable` with `arguments`, feeding `input` on stdin.
-    static func run(_ executable: String, _ arguments: [String], input: Data = Data(),
-                    environment: [String: String]? = nil) throws -> Result {
+    /// Runs `executable` with `arguments` (in `directory`, if given), feeding `input` on stdin.
+    public static func run(_ executable: String, _ arguments: [String], input: Data = Data(),
+                           environment: [String: String]? = nil, in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
@@ -40,7 +42,7 @@ enum ExternalTool {
     private final class DataBox: @unchecked Sendable { var data = Data() }
 
     /// Runs a Python 3 script (from a string) with the given stdin; nil when python3 is absent.
-    static func python(_ script: String, input: Data = Data()) throws -> Result? {
+    public static func python(_ script: String, input: Data = Data()) throws -> Result? {
         guard let python = find("python3") else { return nil }
         return try run(python, ["-c", script], input: input)
     }
