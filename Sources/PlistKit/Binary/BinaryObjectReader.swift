@@ -6,7 +6,7 @@ import FoundationEssentials
 /// twice (the first decode cannot know it will be shared; writers share mostly scalars, which are cheap); objects
 /// met once need no memo, fixed-size scalars (numbers, dates, Booleans, UIDs) need no bookkeeping at all, and
 /// strings of ≤ 15 UTF-8 bytes (which Swift stores inline) are cheaper to decode again than to keep. Dictionary
-/// keys are remembered on first use.
+/// keys go to a table of the document's distinct keys on first use (see `slots`).
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
 /// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a short string or a
 /// fixed-size scalar charges its byte span to a budget of four times the object area (each object is decoded at
@@ -20,22 +20,27 @@ struct BinaryObjectReader {
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
     /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short string, not kept),
-    /// `decodedOnce` (not kept until it is met again), or 1 + its position in `memo`.
+    /// `decodedOnce` (not kept until it is met again), 1 + its position in `memo`, or — for a string met as a
+    /// dictionary key — `firstKey` minus its position in `keyTable`. Key objects with the same scalars share a
+    /// position, so each is decoded and hashed once per document, a key costs two loads, and duplicate detection
+    /// compares integers.
     private let slots: UnsafeMutablePointer<Int32>
     private var memo: [PlistValue] = []
     /// Whether the span of the object being decoded is charged to `budget` (all but a short string decoded again).
     private var firstDecode = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
-    /// Per string object used as a key: 1 + the index of the first key object with the same scalars (0 = not yet
-    /// known). Duplicate detection then compares integers, and each key object is hashed once per document.
-    private let keyIDs: UnsafeMutablePointer<Int32>
+    /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
+    private var keyTable: [String] = []
+    private var keyStamps: [UInt32] = []
     private var keyIntern: [ExactKey: Int32] = [:]
+    private var dictionarySerial: UInt32 = 0
 
     private static let notStarted: Int32 = 0
     private static let inProgress: Int32 = -1
     private static let decodedInline: Int32 = -2
     private static let decodedOnce: Int32 = -3
+    private static let firstKey: Int32 = -4
 
     /// Decodes the root object of `bytes` (which `trailer` describes).
     static func readRoot(_ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions) throws -> PlistValue {
@@ -43,36 +48,32 @@ struct BinaryObjectReader {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
         }
         let count = trailer.objectCount
-        guard count < Int(Int32.max) else {
-            throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 1) objects", at: bytes.count - 24)
+        // Slots hold 1 + a memo position or `firstKey` − a key position, both below the object count.
+        guard count < Int(Int32.max) - 8 else {
+            throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 9) objects", at: bytes.count - 24)
         }
         let slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
         slots.initialize(repeating: notStarted, count: count)
-        let keyIDs = UnsafeMutablePointer<Int32>.allocate(capacity: count)
-        keyIDs.initialize(repeating: 0, count: count)
-        defer {
-            keyIDs.deallocate()
-            slots.deallocate()
-        }
+        defer { slots.deallocate() }
         var reader = BinaryObjectReader(
             base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
             duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
-            budget: 4 * trailer.offsetTableOffset, keyIDs: keyIDs)
+            budget: 4 * trailer.offsetTableOffset)
         return try reader.object(trailer.topObject, depth: 0)
     }
 
     // MARK: Objects
 
-    /// The value of object `index`. `keep` memoises on first use, even a short string or a number (dictionary
-    /// keys: few objects, many uses).
-    @inline(__always) private mutating func object(_ index: Int, depth: Int, keep: Bool = false) throws -> PlistValue {
+    /// The value of object `index`.
+    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
         let offset = try objectOffset(index)
         // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
         // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
         let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
-        if !keep, kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
+        if kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
+        if slot <= Self.firstKey { return .string(keyTable[Int(Self.firstKey - slot)]) }
         if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
@@ -80,14 +81,7 @@ struct BinaryObjectReader {
         firstDecode = slot != Self.decodedInline
         let value = try decode(index, at: offset, depth: depth)
         if slot == Self.notStarted {
-            if !keep, Self.isInline(value) {
-                slots[index] = Self.decodedInline
-            } else if !keep {
-                slots[index] = Self.decodedOnce
-            } else {
-                memo.append(value)
-                slots[index] = Int32(memo.count)
-            }
+            slots[index] = Self.isInline(value) ? Self.decodedInline : Self.decodedOnce
         } else if slot == Self.decodedOnce {
             memo.append(value)
             slots[index] = Int32(memo.count)
@@ -282,15 +276,22 @@ struct BinaryObjectReader {
         } else {
             keys = []
             keys.reserveCapacity(count)
+            dictionarySerial &+= 1
+            if dictionarySerial == 0 {
+                // Wrapped after 2^32 dictionaries: forget the stamps rather than mistake an old one for this one.
+                for j in keyStamps.indices { keyStamps[j] = 0 }
+                dictionarySerial = 1
+            }
             for i in 0..<count {
                 let keyRef = try reference(at: keyRefs + i * refSize)
-                guard case .string(let key) = try object(keyRef, depth: depth + 1, keep: true) else {
-                    throw error(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", at: try objectOffset(keyRef))
+                let slot = slots[keyRef]
+                let position = slot <= Self.firstKey ? Int(Self.firstKey - slot) : try internKey(keyRef)
+                keys.append(keyTable[position])
+                if keyStamps[position] == dictionarySerial {
+                    if duplicate == nil { duplicate = i }
+                } else {
+                    keyStamps[position] = dictionarySerial
                 }
-                keys.append(key)
-            }
-            if count <= PlistDictionary.indexThreshold {
-                duplicate = try firstDuplicateID(keyRefs: keyRefs, count: count, keys: keys)
             }
         }
         var values = [PlistValue]()
@@ -312,10 +313,6 @@ struct BinaryObjectReader {
             return .dictionary(dict)
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
-        var lookup: PlistKeyIndex?
-        if count > PlistDictionary.indexThreshold {
-            (lookup, duplicate) = PlistKeyIndex.build(keys)
-        }
         if let duplicate {
             if duplicateKeys == .reject {
                 let keyRef = try reference(at: keyRefs + duplicate * refSize)
@@ -330,6 +327,7 @@ struct BinaryObjectReader {
             }
             return .dictionary(dict)
         }
+        let lookup = count > PlistDictionary.indexThreshold ? PlistKeyIndex(uniqueKeys: keys) : nil
         dict._keys = keys
         dict._values = values
         dict._index = lookup
@@ -337,32 +335,33 @@ struct BinaryObjectReader {
         return .dictionary(dict)
     }
 
-    /// The position of the first key equal to an earlier one, for a short dictionary: compares key identities
-    /// (see `keyIDs`), so each distinct key object is hashed once per document rather than compared per pair.
-    private mutating func firstDuplicateID(keyRefs: Int, count: Int, keys: [String]) throws -> Int? {
-        guard count > 1 else { return nil }
-        let refSize = trailer.refSize
-        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { ids -> Int? in
-            for j in 0..<count {
-                let ref = try reference(at: keyRefs + j * refSize)
-                var id = keyIDs[ref]
-                if id == 0 {
-                    id = Int32(ref + 1)
-                    if let first = keyIntern.updateValue(id, forKey: ExactKey(keys[j])) {
-                        keyIntern[ExactKey(keys[j])] = first
-                        id = first
-                    }
-                    keyIDs[ref] = id
-                }
-                ids[j] = id
-                var i = 0
-                while i < j {
-                    if ids[i] == id { return j }
-                    i += 1
-                }
-            }
-            return nil
+    /// Decodes key object `ref` (met as a key for the first time) and gives it a position in `keyTable`, shared
+    /// with any earlier key object of the same scalars. Only strings can be keys: anything else is rejected before
+    /// it is decoded. A string decoded before as a value is decoded once more and then served from the table.
+    private mutating func internKey(_ ref: Int) throws -> Int {
+        let offset = try objectOffset(ref)
+        if slots[ref] == Self.inProgress {
+            throw error(.cycle, "object \(ref) contains itself (reference cycle)", at: offset)
         }
+        let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
+        guard kind == 0x5 || kind == 0x6 else {
+            throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: offset)
+        }
+        firstDecode = true
+        guard case .string(let key) = try decode(ref, at: offset, depth: 0) else {
+            preconditionFailure("string markers decode to strings")
+        }
+        let fresh = Int32(keyTable.count)
+        var position = fresh
+        if let known = keyIntern.updateValue(fresh, forKey: ExactKey(key)) {
+            keyIntern[ExactKey(key)] = known
+            position = known
+        } else {
+            keyTable.append(key)
+            keyStamps.append(0)
+        }
+        slots[ref] = Self.firstKey - position
+        return Int(position)
     }
 
     /// Marks a container as being decoded, after checking the depth cap.

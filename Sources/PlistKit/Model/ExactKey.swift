@@ -7,7 +7,7 @@ struct ExactKey: Hashable, Sendable {
     @inlinable init(_ string: String) { self.string = string }
 
     @inlinable static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        exactKeyBytesEqual(lhs.string, rhs.string)
     }
 
     @inlinable func hash(into hasher: inout Hasher) {

@@ -191,6 +191,34 @@ import Testing
         #expect(try read(g, options).dictionaryValue?.count == 2)
     }
 
+    /// Past the index threshold, and between distinct key objects with the same scalars, duplicates still follow
+    /// the policy; the entry keeps the first key's position.
+    @Test func duplicateKeysInLargeDictionaries() throws {
+        // 0: dict of 20 keys: objects 1…19 ("k0"…"k18") and object 20, a second "k5"; values 21…40 (integers 0…19).
+        let keys = (0..<19).map { F.ascii("k\($0)") } + [F.ascii("k5")]
+        let f = F([F.dict((1...20).map { UInt64($0) }, (21...40).map { UInt64($0) })] + keys
+            + (0..<20).map { F.int(UInt8($0)) })
+        let last = try #require(try read(f).dictionaryValue)
+        #expect(last.count == 19)
+        #expect(last["k5"] == 19)
+        #expect(last.keys[5] == "k5")
+        var options = PlistReadOptions()
+        options.duplicateKeys = .firstWins
+        #expect(try read(f, options)["k5"] == 5)
+        options.duplicateKeys = .reject
+        let e = failure(f.bytes, options)
+        #expect(e?.kind == .duplicateKey)
+        #expect(e?.offset == f.offset(of: 20))
+    }
+
+    /// One string object serving as a value, then as a key, then as a value again (writers share equal strings).
+    @Test func stringSharedByKeysAndValues() throws {
+        let f = F([F.array([1, 2, 1]), F.ascii("a shared string that is long"), F.dict([1], [1])])
+        let v = try read(f)
+        #expect(v == ["a shared string that is long", ["a shared string that is long": "a shared string that is long"],
+                      "a shared string that is long"])
+    }
+
     @Test func strictDates() throws {
         let f = F([[0x33] + F.bigEndian(Double.nan.bitPattern, 8)])
         #expect(try read(f).dateValue?.secondsSinceReferenceDate.isNaN == true)
