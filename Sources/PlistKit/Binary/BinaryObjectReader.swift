@@ -271,8 +271,16 @@ struct BinaryObjectReader {
         let (cached, probed) = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
         var keys: [String]
         var duplicate: Int?
+        var lookup: PlistKeyIndex?
         if let cached {
             keys = cached.keys
+        } else if count > PlistDictionary.indexThreshold {
+            // A large dictionary's keys are mostly its own (record identifiers): hashed once, into its index,
+            // which also finds a repeated key; the table would hash them a second time.
+            keys = []
+            keys.reserveCapacity(count)
+            for i in 0..<count { keys.append(try keyString(try reference(at: keyRefs + i * refSize))) }
+            (lookup, duplicate) = PlistKeyIndex.build(keys)
         } else {
             keys = []
             keys.reserveCapacity(count)
@@ -327,7 +335,6 @@ struct BinaryObjectReader {
             }
             return .dictionary(dict)
         }
-        let lookup = count > PlistDictionary.indexThreshold ? PlistKeyIndex(uniqueKeys: keys) : nil
         dict._keys = keys
         dict._values = values
         dict._index = lookup
@@ -336,21 +343,9 @@ struct BinaryObjectReader {
     }
 
     /// Decodes key object `ref` (met as a key for the first time) and gives it a position in `keyTable`, shared
-    /// with any earlier key object of the same scalars. Only strings can be keys: anything else is rejected before
-    /// it is decoded. A string decoded before as a value is decoded once more and then served from the table.
+    /// with any earlier key object of the same scalars.
     private mutating func internKey(_ ref: Int) throws -> Int {
-        let offset = try objectOffset(ref)
-        if slots[ref] == Self.inProgress {
-            throw error(.cycle, "object \(ref) contains itself (reference cycle)", at: offset)
-        }
-        let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
-        guard kind == 0x5 || kind == 0x6 else {
-            throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: offset)
-        }
-        firstDecode = true
-        guard case .string(let key) = try decode(ref, at: offset, depth: 0) else {
-            preconditionFailure("string markers decode to strings")
-        }
+        let key = try keyString(ref)
         let fresh = Int32(keyTable.count)
         var position = fresh
         if let known = keyIntern.updateValue(fresh, forKey: ExactKey(key)) {
@@ -362,6 +357,22 @@ struct BinaryObjectReader {
         }
         slots[ref] = Self.firstKey - position
         return Int(position)
+    }
+
+    /// The string of key object `ref`. Only strings can be keys: anything else is rejected before it is decoded.
+    private mutating func keyString(_ ref: Int) throws -> String {
+        let offset = try objectOffset(ref)
+        if slots[ref] == Self.inProgress {
+            throw error(.cycle, "object \(ref) contains itself (reference cycle)", at: offset)
+        }
+        let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
+        guard kind == 0x5 || kind == 0x6 else {
+            throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: offset)
+        }
+        guard case .string(let key) = try object(ref, depth: 0) else {
+            preconditionFailure("string markers decode to strings")
+        }
+        return key
     }
 
     /// Marks a container as being decoded, after checking the depth cap.
