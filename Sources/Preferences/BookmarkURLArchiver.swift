@@ -81,11 +81,9 @@ public struct BookmarkURLArchiver: URLArchiver {
         case .dictionary(let d):
             guard case .data(let data)? = d[Self.bookmarkKey] else { return LocationURLArchiver.read(value) }
             let storedPath: String? = if case .string(let p)? = d[Self.pathKey], !p.isEmpty { p } else { nil }
-            guard let r = resolveBookmark(data) else {
-                // Unresolvable now (file gone, volume unmounted, damaged data): the last known location.
-                if let storedPath { return UnarchivedURL(url: URL(fileURLWithPath: storedPath)) }
-                return LocationURLArchiver.read(.dictionary(d.removingBookmark()))
-            }
+            // Unresolvable now (file gone, volume unmounted, damaged data): the last known location, read as a
+            // location-only value (which ignores the bookmark).
+            guard let r = resolveBookmark(data) else { return LocationURLArchiver.read(value) }
             guard r.isStale else {
                 // Keep the path as the caller gave it (the bookmark's is canonical: symlinked ancestors resolved).
                 return UnarchivedURL(url: storedPath.map { URL(fileURLWithPath: $0) } ?? r.url)
@@ -107,7 +105,8 @@ public struct BookmarkURLArchiver: URLArchiver {
 
     private func resolveBookmark(_ data: Data) -> BookmarkResolution? {
         let now = FileSystem.monotonicNanoseconds()
-        let retry = UInt64(max(0, failureRetryInterval) * 1e9)
+        // Capped (and NaN-safe) so that any interval the caller sets converts to nanoseconds without trapping.
+        let retry = failureRetryInterval > 0 ? UInt64(min(failureRetryInterval, 1e9) * 1e9) : 0
         if retry > 0, failures.failedRecently(data, now: now, within: retry) { return nil }
         var options = resolveOptions
         options.refreshWhenStale = true
@@ -187,13 +186,5 @@ public struct UnarchivedURL: Sendable, Equatable {
     public init(url: URL, replacement: PlistValue? = nil) {
         self.url = url
         self.replacement = replacement
-    }
-}
-
-extension PlistDictionary {
-    fileprivate func removingBookmark() -> PlistDictionary {
-        var copy = self
-        copy[BookmarkURLArchiver.bookmarkKey] = nil
-        return copy
     }
 }

@@ -46,7 +46,6 @@ extension Defaults {
     /// `url(forKey:)` reads it too), any other URL as its absolute string. nil removes the key.
     public func setLocation(_ url: URL?, forKey key: String) {
         guard let url else { removeObject(forKey: key); return }
-        let value: PlistValue = url.isFileURL ? .string(url.standardizedFileURL.path) : .string(url.absoluteString)
-        _ = try? trySet(value, forKey: key)
+        _ = try? trySet(LocationURLArchiver(pathOnly: true).archive(url), forKey: key)
     }
 }

@@ -218,8 +218,20 @@ final class DomainFile: Sendable {
 
     /// Sets (or with nil removes) a key in memory and schedules a flush.
     func set(_ value: PlistValue?, forKey key: String) {
+        _ = update(key, to: value) { _ in true }
+    }
+
+    /// Sets `key` to `value` only while it holds `expected` (compare-and-set for in-place rewrites such as a refreshed
+    /// bookmark); schedules a flush. Returns whether it was set.
+    func replace(_ expected: PlistValue, with value: PlistValue, forKey key: String) -> Bool {
+        update(key, to: value) { $0.values[key] == expected }
+    }
+
+    /// Sets (nil: removes) `key` in memory when `condition` holds, under the same lock, and schedules a flush.
+    private func update(_ key: String, to value: PlistValue?, when condition: (State) -> Bool) -> Bool {
         refreshIfNeeded(force: false)
-        let schedule = state.withLock { s -> Bool in
+        let (updated, schedule) = state.withLock { s -> (Bool, Bool) in
+            guard condition(s) else { return (false, false) }
             s.values[key] = value
             if let value {
                 s.dirty[key] = value
@@ -230,26 +242,10 @@ final class DomainFile: Sendable {
             }
             let first = !s.flushScheduled
             s.flushScheduled = true
-            return first
-        }
-        if schedule { scheduler?.schedule(self) }
-    }
-
-    /// Sets `key` to `value` only while it holds `expected` (compare-and-set for in-place rewrites such as a refreshed
-    /// bookmark); schedules a flush. Returns whether it was set.
-    func replace(_ expected: PlistValue, with value: PlistValue, forKey key: String) -> Bool {
-        refreshIfNeeded(force: false)
-        let (replaced, schedule) = state.withLock { s -> (Bool, Bool) in
-            guard s.values[key] == expected else { return (false, false) }
-            s.values[key] = value
-            s.dirty[key] = value
-            s.removed.removeAll { $0.utf8.elementsEqual(key.utf8) }
-            let first = !s.flushScheduled
-            s.flushScheduled = true
             return (true, first)
         }
         if schedule { scheduler?.schedule(self) }
-        return replaced
+        return updated
     }
 
     /// Replaces every value (keys not in `values` are removed) and schedules a flush.

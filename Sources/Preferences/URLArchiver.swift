@@ -38,7 +38,7 @@ public struct LocationURLArchiver: URLArchiver {
         guard url.isFileURL else { return .string(url.absoluteString) }
         let path = url.standardizedFileURL.path
         if pathOnly { return .string(path) }
-        return .dictionary(["path": .string(path), "url": .string(url.standardizedFileURL.absoluteString)])
+        return .dictionary([BookmarkURLArchiver.pathKey: .string(path), BookmarkURLArchiver.urlKey: .string(url.standardizedFileURL.absoluteString)])
     }
 
     public func unarchive(_ value: PlistValue) -> URL? {
@@ -54,8 +54,8 @@ public struct LocationURLArchiver: URLArchiver {
         switch value {
         case .string(let s): return Self.url(fromText: s)
         case .dictionary(let d):
-            if case .string(let path)? = d["path"], !path.isEmpty { return URL(fileURLWithPath: path) }
-            if case .string(let text)? = d["url"] { return Self.url(fromText: text) }
+            if case .string(let path)? = d[BookmarkURLArchiver.pathKey], !path.isEmpty { return URL(fileURLWithPath: path) }
+            if case .string(let text)? = d[BookmarkURLArchiver.urlKey] { return Self.url(fromText: text) }
             return nil
         case .data(let data):
             if let archived = KeyedArchiveURL.url(from: data) { return archived }

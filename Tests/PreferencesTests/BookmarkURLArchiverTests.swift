@@ -11,12 +11,14 @@ import TestSupport
 /// file), the domain file re-read with `PropertyList.read` and with Foundation's `PropertyListSerialization`, and
 /// the Bookmarks library's own resolution of the stored data.
 @Suite struct BookmarkURLArchiverTests {
-    /// A temp directory holding a small file to bookmark.
+    /// A temp directory holding a small file to bookmark (the directory lives as long as this value).
     struct Files {
+        let dir: TempDirectory
         let root: String
         let file: String
 
         init(_ dir: TempDirectory, name: String = "report.txt") throws {
+            self.dir = dir
             root = dir.path + "/files"
             try FileManager.default.createDirectory(atPath: root + "/inbox", withIntermediateDirectories: true)
             file = root + "/inbox/" + name
@@ -32,19 +34,20 @@ import TestSupport
         }
     }
 
-    /// The stored value of `key` in the application domain file, parsed by PlistKit.
-    func storedOnDisk(_ dir: TempDirectory, _ key: String, domain: String = "com.example.app") throws -> PlistValue? {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.locations.path(domain: domain)))
-        return try PropertyList.read(bytes).value[key]
+    /// A fresh directory with a file to bookmark and application-domain defaults isolated in it; the file's URL is
+    /// stored under `key` unless it is nil.
+    func fixture(storingURLForKey key: String? = "doc") throws -> (files: Files, d: Defaults) {
+        let files = try Files(TempDirectory("prefs-url"))
+        let d = try #require(Defaults(suiteName: nil, environment: files.dir.environment()))
+        if let key { d.set(URL(fileURLWithPath: files.file), forKey: key) }
+        return (files, d)
     }
 
     @Test func fileURLIsStoredAsBookmarkWithPath() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
+        let dir = files.dir
         #expect(d.synchronize())
-        let stored = try #require(try storedOnDisk(dir, "doc")?.dictionaryValue)
+        let stored = try #require(try dir.storedValue("doc")?.dictionaryValue)
         #expect(stored["path"] == .string(files.file))
         #expect(stored["url"] == .string(URL(fileURLWithPath: files.file).absoluteString))
         let bookmark = try #require(stored["bookmark"]?.dataValue)
@@ -59,12 +62,10 @@ import TestSupport
     }
 
     @Test func movedFileIsFollowedAndStaleBookmarkRewritten() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
+        let dir = files.dir
         #expect(d.synchronize())
-        let before = try #require(try storedOnDisk(dir, "doc")?.dictionaryValue?["bookmark"]?.dataValue)
+        let before = try #require(try dir.storedValue("doc")?.dictionaryValue?["bookmark"]?.dataValue)
 
         let moved = try files.move(to: "archive/2026/renamed.txt")
         // A fresh environment reads the file as another process would.
@@ -72,7 +73,7 @@ import TestSupport
         #expect(fresh.url(forKey: "doc")?.path == moved)
         // The rewrite is in memory at once and marked for flushing: synchronize writes it.
         #expect(fresh.synchronize())
-        let after = try #require(try storedOnDisk(dir, "doc")?.dictionaryValue)
+        let after = try #require(try dir.storedValue("doc")?.dictionaryValue)
         #expect(after["path"] == .string(moved))
         #expect(after["url"] == .string(URL(fileURLWithPath: moved).absoluteString))
         let refreshed = try #require(after["bookmark"]?.dataValue)
@@ -81,14 +82,14 @@ import TestSupport
         #expect(check.path == moved)
         #expect(!check.isStale)
         // Reading again does not rewrite (nothing stale), and still gives the new place.
+        let settled = fresh.plistValue(forKey: "doc")
         #expect(fresh.url(forKey: "doc")?.path == moved)
+        #expect(fresh.plistValue(forKey: "doc") == settled)
     }
 
     @Test func rewriteIsFlushedInTheBackground() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
+        let dir = files.dir
         #expect(d.synchronize())
         let moved = try files.move(to: "elsewhere.txt")
         let env = dir.environment { $0.flushDelay = 0.05 }
@@ -96,7 +97,7 @@ import TestSupport
         #expect(fresh.url(forKey: "doc")?.path == moved)
         var onDisk: PlistValue?
         for _ in 0..<100 {
-            onDisk = try storedOnDisk(dir, "doc")?.dictionaryValue?["path"]
+            onDisk = try dir.storedValue("doc")?.dictionaryValue?["path"]
             if onDisk == .string(moved) { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -104,10 +105,7 @@ import TestSupport
     }
 
     @Test func replacedFileKeepsPathAndGetsAFreshBookmark() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
         let before = try #require(d.bookmark(forKey: "doc"))
         // An atomic save: a new file renamed over the old one (another inode at the same path).
         try Data("new contents".utf8).write(to: URL(fileURLWithPath: files.file), options: .atomic)
@@ -133,7 +131,7 @@ import TestSupport
         // The owner of the value rewrites it.
         #expect(global.url(forKey: "shared")?.path == moved)
         #expect(global.synchronize())
-        #expect(try storedOnDisk(dir, "shared", domain: ".GlobalPreferences")?["path"] == .string(moved))
+        #expect(try dir.storedValue("shared", domain: ".GlobalPreferences")?["path"] == .string(moved))
     }
 
     @Test func missingFileFallsBackToPathOnlyStorage() throws {
@@ -147,10 +145,7 @@ import TestSupport
     }
 
     @Test func deletedFileGivesTheLastKnownPath() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
         let stored = d.plistValue(forKey: "doc")
         try FileManager.default.removeItem(atPath: files.file)
         #expect(d.url(forKey: "doc")?.path == files.file)
@@ -161,6 +156,20 @@ import TestSupport
             Issue.record("resolved a deleted file")
         } catch {
             #expect(error.lastKnownPath == files.file)
+        }
+    }
+
+    /// Whatever retry interval the caller sets (infinite, NaN, huge, negative), a failed resolution gives the stored
+    /// path, the first time and from the failure memory.
+    @Test func anyFailureRetryIntervalIsAccepted() throws {
+        let (files, _) = try fixture(storingURLForKey: nil)
+        let stored = BookmarkURLArchiver().archive(URL(fileURLWithPath: files.file))
+        #expect(BookmarkURLArchiver.bookmarkData(in: stored) != nil)
+        try FileManager.default.removeItem(atPath: files.file)
+        for interval in [Double.infinity, .nan, 1e30, -1] {
+            let archiver = BookmarkURLArchiver(failureRetryInterval: interval)
+            #expect(archiver.unarchive(stored)?.path == files.file, "\(interval)")
+            #expect(archiver.unarchive(stored)?.path == files.file, "\(interval), again")
         }
     }
 
@@ -178,16 +187,14 @@ import TestSupport
         #expect(d.synchronize())
         let fresh = try #require(Defaults(suiteName: nil, environment: dir.environment()))
         for (i, text) in texts.enumerated() {
-            #expect(try storedOnDisk(dir, "u\(i)") == .string(text))
+            #expect(try dir.storedValue("u\(i)") == .string(text))
             #expect(fresh.url(forKey: "u\(i)")?.absoluteString == text)
             #expect(fresh.url(forKey: "u\(i)") == URL(string: text))
         }
     }
 
     @Test func plainPathAndURLStringsAreRead() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        let (files, d) = try fixture(storingURLForKey: nil)
         d.set(files.file, forKey: "path")
         d.set(URL(fileURLWithPath: files.file).absoluteString, forKey: "fileURL")
         d.set("https://example.com/a?b=c", forKey: "web")
@@ -218,10 +225,8 @@ import TestSupport
     }
 
     @Test func garbageGivesNilNeverACrash() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "good")
+        let (files, d) = try fixture(storingURLForKey: "good")
+        defer { withExtendedLifetime(files) {} }  // the directory holds the bookmarked file and the domain
         let real = try #require(d.bookmark(forKey: "good"))
         let junk: [(String, PlistValue)] = [
             ("random", .data(Data([0xff, 0x00, 0x13, 0x37]))),
@@ -247,7 +252,7 @@ import TestSupport
         for trial in 0..<300 {
             var bytes = Array(real)
             for _ in 0...(trial % 4) {
-                let i = Int(rng.next() % UInt64(bytes.count))
+                let i = rng.below(bytes.count)
                 bytes[i] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
             }
             d.setPlistValue(trial % 2 == 0 ? .data(Data(bytes)) : ["bookmark": .data(Data(bytes))], forKey: "fuzz")
@@ -257,10 +262,7 @@ import TestSupport
     }
 
     @Test func rewriteNeverUndoesAConcurrentSet() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
         let read = try #require(d.plistValue(forKey: "doc"))
         let moved = try files.move(to: "m.txt")
         let resolved = try #require(BookmarkURLArchiver().resolve(read))
@@ -277,10 +279,7 @@ import TestSupport
     }
 
     @Test func rewriteIsReportedToObservers() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
-        d.set(URL(fileURLWithPath: files.file), forKey: "doc")
+        let (files, d) = try fixture()
         let seen = Mutex<[PreferenceChange]>([])
         let token = d.observe("doc") { change in seen.withLock { $0.append(change) } }
         defer { token.cancel() }
@@ -293,9 +292,7 @@ import TestSupport
     }
 
     @Test func bareBookmarkDataIsResolvedAndRewrittenInItsOwnForm() throws {
-        let dir = TempDirectory("prefs-url")
-        let files = try Files(dir)
-        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        let (files, d) = try fixture(storingURLForKey: nil)
         let original = Data(try Bookmark.create(for: URL(fileURLWithPath: files.file)))
         d.set(original, forKey: "raw")
         #expect(d.bookmark(forKey: "raw") == original)

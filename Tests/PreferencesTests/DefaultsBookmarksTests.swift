@@ -15,11 +15,6 @@ import Testing
         return path
     }
 
-    func storedOnDisk(_ dir: TempDirectory, _ key: String) throws -> PlistValue? {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.locations.path(domain: "com.example.app")))
-        return try PropertyList.read(bytes).value[key]
-    }
-
     @Test func bookmarkIsHandedOverUntouchedAndResolveReportsMovedWithoutRewriting() throws {
         let dir = TempDirectory("prefs-bm")
         let file = try makeFile(dir)
@@ -27,7 +22,7 @@ import Testing
         let data = try d.setBookmark(for: URL(fileURLWithPath: file), forKey: "photo")
         #expect(d.bookmark(forKey: "photo") == data)
         #expect(d.synchronize())
-        #expect(try storedOnDisk(dir, "photo") == ["bookmark": .data(data), "path": .string(file), "url": .string(URL(fileURLWithPath: file).absoluteString)])
+        #expect(try dir.storedValue("photo") == ["bookmark": .data(data), "path": .string(file), "url": .string(URL(fileURLWithPath: file).absoluteString)])
 
         let moved = dir.path + "/pictures/holiday/photo-renamed.jpg"
         try FileManager.default.createDirectory(atPath: dir.path + "/pictures/holiday", withIntermediateDirectories: true)
@@ -41,8 +36,8 @@ import Testing
         // Nothing was rewritten: same bytes in memory and, after a flush, on disk.
         #expect(d.bookmark(forKey: "photo") == data)
         #expect(d.synchronize())
-        #expect(try storedOnDisk(dir, "photo")?["bookmark"] == .data(data))
-        #expect(try storedOnDisk(dir, "photo")?["path"] == .string(file))
+        #expect(try dir.storedValue("photo")?["bookmark"] == .data(data))
+        #expect(try dir.storedValue("photo")?["path"] == .string(file))
 
         // The caller decides to store the refreshed data.
         try d.setBookmarkData(Data(refreshed), forKey: "photo")
@@ -81,8 +76,8 @@ import Testing
         d.setLocation(URL(fileURLWithPath: file), forKey: "where")
         d.setLocation(URL(string: "https://example.com/a?b=c"), forKey: "web")
         #expect(d.synchronize())
-        #expect(try storedOnDisk(dir, "where") == .string(file))
-        #expect(try storedOnDisk(dir, "web") == "https://example.com/a?b=c")
+        #expect(try dir.storedValue("where") == .string(file))
+        #expect(try dir.storedValue("web") == "https://example.com/a?b=c")
         #expect(d.bookmark(forKey: "where") == nil)
         #expect(try d.resolveBookmark(forKey: "where") == nil)
         #expect(d.url(forKey: "where") == URL(fileURLWithPath: file))

@@ -34,21 +34,8 @@ struct BinaryKeyCache {
 
     @inline(__always) private func match(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
         guard let entry = entries[Self.slot(base, keyRefs, count, refSize)], entry.count == count else { return nil }
-        let length = count * refSize
         if entry.keyRefs == keyRefs { return entry }
-        var i = 0
-        while i + 8 <= length {
-            if base.loadUnaligned(fromByteOffset: entry.keyRefs + i, as: UInt64.self)
-                != base.loadUnaligned(fromByteOffset: keyRefs + i, as: UInt64.self) { return nil }
-            i += 8
-        }
-        while i < length {
-            if base.load(fromByteOffset: entry.keyRefs + i, as: UInt8.self) != base.load(fromByteOffset: keyRefs + i, as: UInt8.self) {
-                return nil
-            }
-            i += 1
-        }
-        return entry
+        return SWAR.equal(base + entry.keyRefs, base + keyRefs, count: count * refSize) ? entry : nil
     }
 
     /// Remembers the keys of a dictionary whose lookup missed.

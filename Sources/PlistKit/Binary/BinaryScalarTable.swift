@@ -47,7 +47,7 @@ struct BinaryScalarTable {
                 // Encodings are prefix-free (the marker fixes the length), so an earlier object whose bytes begin
                 // with all of this encoding is this value.
                 let s = Int(slot.start)
-                if slot.hash == h, s + n <= start, Self.equal(bytes, UnsafeRawBufferPointer(rebasing: body[s..<(s + n)])) {
+                if slot.hash == h, s + n <= start, SWAR.equal(bytes.baseAddress!, body.baseAddress! + s, count: n) {
                     return Int(slot.object) - 1
                 }
                 i = (i + 1) & mask
@@ -102,21 +102,5 @@ struct BinaryScalarTable {
         z ^= z >> 33
         z = z &* 0xC4CE_B9FE_1A85_EC53
         return z ^ (z >> 29)
-    }
-
-    @inline(__always) private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let n = a.count
-        var i = 0
-        while i + 8 <= n {
-            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                return false
-            }
-            i += 8
-        }
-        while i < n {
-            if a[i] != b[i] { return false }
-            i += 1
-        }
-        return true
     }
 }

@@ -172,22 +172,10 @@ func exactKeyBytesEqual(_ a: String, _ b: String) -> Bool {
     guard n == b.utf8.count else { return false }
     if let r = a.utf8.withContiguousStorageIfAvailable({ pa in
         b.utf8.withContiguousStorageIfAvailable { pb in
-            // Keys are short: eight bytes at a time inline beats a call to memcmp.
             guard n > 0, let x = UnsafeRawPointer(pa.baseAddress), let y = UnsafeRawPointer(pb.baseAddress) else {
                 return true
             }
-            var i = 0
-            while i + 8 <= n {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                    return false
-                }
-                i += 8
-            }
-            while i < n {
-                if x.load(fromByteOffset: i, as: UInt8.self) != y.load(fromByteOffset: i, as: UInt8.self) { return false }
-                i += 1
-            }
-            return true
+            return SWAR.equal(x, y, count: n)
         }
     }), let r { return r }
     return a.utf8.elementsEqual(b.utf8)

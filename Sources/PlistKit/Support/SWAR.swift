@@ -18,6 +18,23 @@ enum SWAR {
         hasLess(x, 0x20) || hasByte(x, 0x22) || hasByte(x, 0x5C) || (slash && hasByte(x, 0x2F))
     }
 
+    /// Whether the `count` bytes at `x` and at `y` are the same, eight at a time (short runs — keys, key
+    /// references, scalars — where a call to `memcmp` costs more than the comparison).
+    @inline(__always) static func equal(_ x: UnsafeRawPointer, _ y: UnsafeRawPointer, count n: Int) -> Bool {
+        var i = 0
+        while i + 8 <= n {
+            if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < n {
+            if x.load(fromByteOffset: i, as: UInt8.self) != y.load(fromByteOffset: i, as: UInt8.self) { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Exact per-byte masks (0x80 in each byte that matches, no false positives from borrows), for tests that must
     /// exclude some bytes from a class.
     /// Bytes of `x` equal to `c`.

@@ -72,7 +72,7 @@ import TestSupport
         }
     }
 
-    // MARK: Bytes, once the format's reader and writer are in the build
+    // MARK: Bytes
 
     @Test
     func xmlBytesBothWays() throws { try bytesBothWays(.xml, .xml) }

@@ -34,13 +34,18 @@ final class TempDirectory: @unchecked Sendable {
             logsToStandardError: false)
     }
 
-    /// Writes a plist file with the test codec (creating directories). Binary by default — XML while PlistKit has no
-    /// binary reader, so helper processes (which use PlistKit) can read the fixture.
+    /// Writes a plist file with the test codec (creating directories), binary by default.
     func writePlist(_ value: PlistValue, to file: String, format: PlistFormat = .binary) throws {
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let bytes = try TestCodec.current.encode(value, format: format)
         try Data(bytes).write(to: URL(fileURLWithPath: file))
+    }
+
+    /// The stored value of `key` in `domain`'s file, parsed by PlistKit.
+    func storedValue(_ key: String, domain: String = "com.example.app") throws -> PlistValue? {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: locations.path(domain: domain)))
+        return try PropertyList.read(bytes).value[key]
     }
 
     /// Reads a plist file with Foundation (an independent parser).

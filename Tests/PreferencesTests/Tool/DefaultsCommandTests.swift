@@ -204,8 +204,7 @@ import Testing
     }
 }
 
-/// The real `defaults` binary end to end (it uses PlistKit's codecs: XML now, binary when present, OpenStep for raw
-/// values).
+/// The real `defaults` binary end to end (it uses PlistKit's codecs: binary domain files, OpenStep for raw values).
 @Suite
 struct DefaultsToolEndToEndTests {
     @Test func writeIntThenReadPrintsFiveAsProcesses() throws {
