@@ -43,7 +43,7 @@ enum Differential {
         default: break
         }
         if raw.count >= 2 && (raw[0] == 0x1F && raw[1] == 0x8B) { return false }  // gzip: PlistKit only
-        return !hasCanonicallyEquivalentKeys(value)
+        return !FoundationBridge.hasCanonicallyEquivalentKeys(value)
     }
 
     /// A `>` inside a quoted attribute value of some tag.
@@ -67,18 +67,6 @@ enum Differential {
             i += 1
         }
         return false
-    }
-
-    /// Foundation on Linux merges dictionary keys that are canonically equivalent (`é` and `e` + U+0301).
-    static func hasCanonicallyEquivalentKeys(_ v: PlistValue) -> Bool {
-        switch v {
-        case .array(let a): return a.contains(where: hasCanonicallyEquivalentKeys)
-        case .dictionary(let d):
-            var seen = Set<String>()
-            for (k, _) in d where !seen.insert(k).inserted { return true }
-            return d.contains { hasCanonicallyEquivalentKeys($0.1) }
-        default: return false
-        }
     }
 
     /// The key path of the first difference, or nil when equal. Reals compare by value (Foundation does not keep

@@ -10,6 +10,19 @@ public enum FoundationBridge {
         public init(description: String) { self.description = description }
     }
 
+    /// Whether some dictionary in `v` holds two keys that are distinct scalars but canonically equivalent (`é` and
+    /// `e` + U+0301), which Foundation on Linux merges: differential checks leave such values out.
+    public static func hasCanonicallyEquivalentKeys(_ v: PlistValue) -> Bool {
+        switch v {
+        case .array(let a): return a.contains(where: hasCanonicallyEquivalentKeys)
+        case .dictionary(let d):
+            var seen = Set<String>()
+            for (k, _) in d where !seen.insert(k).inserted { return true }
+            return d.contains { hasCanonicallyEquivalentKeys($0.value) }
+        default: return false
+        }
+    }
+
     /// A Foundation property-list object for `value`, dictionaries as `NSMutableDictionary`. (Foundation on Linux
     /// merges canonically equivalent keys such as `"é"` and `"e\u{301}"`: callers that compare avoid them.)
     public static func toFoundation(_ value: PlistValue) throws -> Any {

@@ -8,8 +8,8 @@ import FoundationEssentials
 /// strings of ≤ 15 UTF-8 bytes (which Swift stores inline) are cheaper to decode again than to keep. Dictionary
 /// keys go to a table of the document's distinct keys on first use (see `slots`).
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
-/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a short string or a
-/// fixed-size scalar charges its byte span to a budget of four times the object area (each object is decoded at
+/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a fixed-size scalar or
+/// of a short string met again charges its byte span to a budget of four times the object area (each object is decoded at
 /// most twice), so overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
@@ -27,13 +27,15 @@ struct BinaryObjectReader {
     private let slots: UnsafeMutablePointer<Int32>
     private var memo: [PlistValue] = []
     /// Whether the span of the object being decoded is charged to `budget` (all but a short string decoded again).
-    private var firstDecode = true
+    private var chargesBudget = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
     private var keyTable: [String] = []
     private var keyStamps: [UInt32] = []
+    /// Each distinct key's position in `keyTable`.
     private var keyIntern: [ExactKey: Int32] = [:]
+    /// Counts dictionaries whose keys went through the table (the stamp of the one being read).
     private var dictionarySerial: UInt32 = 0
 
     private static let notStarted: Int32 = 0
@@ -64,9 +66,10 @@ struct BinaryObjectReader {
 
     // MARK: Objects
 
-    /// The value of object `index`.
-    @inline(__always) private mutating func object(_ index: Int, depth: Int) throws -> PlistValue {
-        let offset = try objectOffset(index)
+    /// The value of object `index` (at `checkedOffset` when the caller has already looked it up). One function, not
+    /// two: each nesting level costs one stack frame in unoptimised builds too.
+    @inline(__always) private mutating func object(_ index: Int, at checkedOffset: Int? = nil, depth: Int) throws -> PlistValue {
+        let offset = try checkedOffset ?? objectOffset(index)
         // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
         // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
         let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
@@ -78,10 +81,10 @@ struct BinaryObjectReader {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
         // A short string decoded again costs nothing new; anything else is charged again.
-        firstDecode = slot != Self.decodedInline
+        chargesBudget = slot != Self.decodedInline
         let value = try decode(index, at: offset, depth: depth)
         if slot == Self.notStarted {
-            slots[index] = Self.isInline(value) ? Self.decodedInline : Self.decodedOnce
+            slots[index] = Self.isShortString(value) ? Self.decodedInline : Self.decodedOnce
         } else if slot == Self.decodedOnce {
             memo.append(value)
             slots[index] = Int32(memo.count)
@@ -91,14 +94,11 @@ struct BinaryObjectReader {
         return value
     }
 
-    /// Values that hold no heap storage worth sharing: decoding them again is cheaper than remembering them (a
-    /// memo entry per repeated short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
-    @inline(__always) private static func isInline(_ value: PlistValue) -> Bool {
-        switch value {
-        case .integer, .real, .bool, .date, .uid: return true
-        case .string(let s): return s.utf8.count <= 15
-        default: return false
-        }
+    /// Strings Swift stores inline: decoding one again is cheaper than remembering it (a memo entry per repeated
+    /// short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
+    @inline(__always) private static func isShortString(_ value: PlistValue) -> Bool {
+        if case .string(let s) = value { return s.utf8.count <= 15 }
+        return false
     }
 
     /// The offset of object `index`, checked to lie inside the object area.
@@ -284,12 +284,8 @@ struct BinaryObjectReader {
         } else {
             keys = []
             keys.reserveCapacity(count)
-            dictionarySerial &+= 1
-            if dictionarySerial == 0 {
-                // Wrapped after 2^32 dictionaries: forget the stamps rather than mistake an old one for this one.
-                for j in keyStamps.indices { keyStamps[j] = 0 }
-                dictionarySerial = 1
-            }
+            // Cannot wrap: each object is decoded at most twice and there are fewer than 2^31 objects.
+            dictionarySerial += 1
             for i in 0..<count {
                 let keyRef = try reference(at: keyRefs + i * refSize)
                 let slot = slots[keyRef]
@@ -347,17 +343,17 @@ struct BinaryObjectReader {
     private mutating func internKey(_ ref: Int) throws -> Int {
         let key = try keyString(ref)
         let fresh = Int32(keyTable.count)
-        var position = fresh
-        if let known = keyIntern.updateValue(fresh, forKey: ExactKey(key)) {
-            keyIntern[ExactKey(key)] = known
-            position = known
-        } else {
+        // One hash: the `default:` subscript inserts `fresh` when the key is new and yields the stored position.
+        let position = Self.value(of: &keyIntern[ExactKey(key), default: fresh])
+        if position == fresh {
             keyTable.append(key)
             keyStamps.append(0)
         }
         slots[ref] = Self.firstKey - position
         return Int(position)
     }
+
+    @inline(__always) private static func value(of slot: inout Int32) -> Int32 { slot }
 
     /// The string of key object `ref`. Only strings can be keys: anything else is rejected before it is decoded.
     private mutating func keyString(_ ref: Int) throws -> String {
@@ -369,7 +365,7 @@ struct BinaryObjectReader {
         guard kind == 0x5 || kind == 0x6 else {
             throw error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: offset)
         }
-        guard case .string(let key) = try object(ref, depth: 0) else {
+        guard case .string(let key) = try object(ref, at: offset, depth: 0) else {
             preconditionFailure("string markers decode to strings")
         }
         return key
@@ -418,7 +414,7 @@ struct BinaryObjectReader {
         guard end <= objectsEnd else {
             throw error(.truncated, "object of \(count) × \(unit) bytes runs past the object area (which ends at \(objectsEnd))", at: offset)
         }
-        if firstDecode { budget -= end - offset }
+        if chargesBudget { budget -= end - offset }
         guard budget >= 0 else {
             throw error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
         }

@@ -22,30 +22,13 @@ extension PlistDictionary {
     /// position and its last value, as Foundation's encoder does.
     init(encodedKeys keys: [String], values: [PlistValue]) {
         self.init()
-        if keys.count > Self.indexThreshold {
-            // One pass both checks for duplicates and builds the index.
-            let (index, duplicate) = PlistKeyIndex.build(keys)
-            if duplicate == nil {
-                _keys = keys
-                _values = values
-                _index = index
-                return
-            }
-        } else if !Self.hasDuplicates(keys) {
+        let (index, duplicate) = PlistKeyIndex.forDictionary(keys)
+        if duplicate == nil {
             _keys = keys
             _values = values
+            _index = index
             return
         }
         for i in 0..<keys.count { updateValue(values[i], forKey: keys[i]) }
-    }
-
-    private static func hasDuplicates(_ keys: [String]) -> Bool {
-        let n = keys.count
-        if n < 2 { return false }
-        for i in 1..<n {
-            let ki = keys[i]
-            for j in 0..<i where exactKeyBytesEqual(ki, keys[j]) { return true }
-        }
-        return false
     }
 }

@@ -52,6 +52,17 @@ struct PlistKeyIndex: Sendable {
         return (PlistKeyIndex(slots: slots), nil)
     }
 
+    /// For keys about to become a dictionary's: the index its size calls for (past `PlistDictionary.indexThreshold`)
+    /// and the position of the first key equal to an earlier one (then no index). Short key lists are checked pair
+    /// by pair, which beats hashing them.
+    static func forDictionary(_ keys: [String]) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
+        if keys.count > PlistDictionary.indexThreshold { return build(keys) }
+        for j in keys.indices.dropFirst() {
+            for k in 0..<j where exactKeyBytesEqual(keys[k], keys[j]) { return (nil, j) }
+        }
+        return (nil, nil)
+    }
+
     private init(slots: ContiguousArray<UInt32>) { self.slots = slots }
 
     /// The position of `key` in `keys` (the array this index was built over).

@@ -255,29 +255,14 @@ final class XMLReaderBuilder {
     private func makeDictionary(_ frame: Frame, _ keys: [String], _ values: [PlistValue]) -> PlistValue? {
         let count = keys.count
         var d = PlistDictionary()
-        // Look for a repeated key (exact scalars): a large dictionary while building its index, a short one by
-        // comparing every pair. Without one, the arrays are the dictionary.
-        var firstRepeat = count
-        if count > PlistDictionary.indexThreshold {
-            let (index, duplicate) = PlistKeyIndex.build(keys)
-            if duplicate == nil { d._index = index } else { firstRepeat = 0 }
-        } else {
-            search: for j in 1..<max(count, 1) {
-                for k in 0..<j where exactKeyBytesEqual(keys[k], keys[j]) {
-                    firstRepeat = j
-                    break search
-                }
-            }
-        }
-        if firstRepeat == count {
-            d._keys = keys
-            d._values = values
-        } else {
+        // Without a repeated key (exact scalars) the arrays are the dictionary.
+        let (index, duplicate) = PlistKeyIndex.forDictionary(keys)
+        if let duplicate {
             d = PlistDictionary(minimumCapacity: count)
             for j in 0..<count {
                 let key = keys[j]
                 let value = values[j]
-                if j < firstRepeat {
+                if j < duplicate {
                     d.appendNew(key, value)
                     continue
                 }
@@ -294,6 +279,10 @@ final class XMLReaderBuilder {
                     }
                 }
             }
+        } else {
+            d._keys = keys
+            d._values = values
+            d._index = index
         }
         // A one-entry dictionary `CF$UID` → non-negative integer is a keyed-archiver UID (as Core Foundation reads it).
         if d.count == 1, d.keys[0] == "CF$UID", case .integer(let i) = d.values[0], let u = i.uint64Value {
