@@ -71,6 +71,16 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         self.keyPath = keyPath
     }
 
+    /// This error with `component` (an array position or dictionary key) put in front of its key path, for a
+    /// container that was reading or writing the failing child. Out of line: the hot loops that call it keep small
+    /// stack frames, which matters for deep nesting in unoptimised builds.
+    @inline(never)
+    func inside(_ component: String) -> PlistError {
+        var e = self
+        e.keyPath = KeyPath(components: [component] + (keyPath?.components ?? []))
+        return e
+    }
+
     /// `FORMAT: line L:C (offset N): message (at key path K)`, with only the parts that are known.
     public var description: String {
         var s = ""

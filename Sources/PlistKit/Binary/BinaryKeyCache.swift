@@ -1,6 +1,6 @@
-/// Remembers the key arrays (and lookup indexes) of recently decoded dictionaries by the raw bytes of their key
+/// Remembers the keys (and lookup indexes) of recently decoded dictionaries by the raw bytes of their key
 /// references, so a run of records with the same keys — an array of dictionaries, as writers unique key strings —
-/// shares one `[String]` and one index instead of rebuilding and re-checking them per record.
+/// copies known-distinct keys and shares one index instead of decoding, checking and hashing them per record.
 ///
 /// In documents whose dictionaries rarely share key sets (configuration files) every lookup misses and costs a hash
 /// and an entry; after 256 misses in a row the cache only probes one dictionary in 64 until it hits again.

@@ -37,6 +37,10 @@ struct BinaryObjectReader {
     private var keyIntern: [ExactKey: Int32] = [:]
     /// Counts dictionaries whose keys went through the table (the stamp of the one being read).
     private var dictionarySerial: UInt32 = 0
+    /// The keys and values of the dictionaries being read, innermost on top, moved into each dictionary when it is
+    /// complete (so a dictionary costs one allocation, its own).
+    private var keyStack = MoveStack<String>(capacity: 64)
+    private var valueStack = MoveStack<PlistValue>(capacity: 64)
 
     private static let notStarted: Int32 = 0
     private static let inProgress: Int32 = -1
@@ -61,6 +65,10 @@ struct BinaryObjectReader {
             base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
             duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
             budget: 4 * trailer.offsetTableOffset)
+        defer {
+            reader.keyStack.release()
+            reader.valueStack.release()
+        }
         return try reader.object(trailer.topObject, depth: 0)
     }
 
@@ -73,7 +81,7 @@ struct BinaryObjectReader {
         // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
         // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
         let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
-        if kind <= 0x3 || kind == 0x8 { return try decode(index, at: offset, depth: depth) }
+        if kind <= 0x3 || kind == 0x8 { return try leaf(at: offset) }
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
         if slot <= Self.firstKey { return .string(keyTable[Int(Self.firstKey - slot)]) }
@@ -82,7 +90,9 @@ struct BinaryObjectReader {
         }
         // A short string decoded again costs nothing new; anything else is charged again.
         chargesBudget = slot != Self.decodedInline
-        let value = try decode(index, at: offset, depth: depth)
+        // Containers are read from here, not through `leaf`: each nesting level then costs two stack frames.
+        let value = kind == 0xA ? try array(index, at: offset, depth: depth)
+            : kind == 0xD ? try dictionary(index, at: offset, depth: depth) : try leaf(at: offset)
         if slot == Self.notStarted {
             slots[index] = Self.isShortString(value) ? Self.decodedInline : Self.decodedOnce
         } else if slot == Self.decodedOnce {
@@ -112,7 +122,8 @@ struct BinaryObjectReader {
         return Int(offset)
     }
 
-    private mutating func decode(_ index: Int, at offset: Int, depth: Int) throws -> PlistValue {
+    /// Decodes an object that is not a container: a scalar, string or data.
+    private mutating func leaf(at offset: Int) throws -> PlistValue {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -122,18 +133,18 @@ struct BinaryObjectReader {
         case 0x1: return try integer(low, at: offset)
         case 0x2: return try real(low, at: offset)
         case 0x3: if marker == 0x33 { return try date(at: offset) }
-        case 0x4:
-            let (start, count) = try payload(low, unit: 1, at: offset)
-            return .data(Data(bytes: base + start, count: count))
+        case 0x4: return try data(low, at: offset)
         case 0x5: return try asciiString(low, at: offset)
         case 0x6: return try utf16String(low, at: offset)
         case 0x8: return try uid(low, at: offset)
-        case 0xA: return try array(index, low, at: offset, depth: depth)
-        case 0xD: return try dictionary(index, low, at: offset, depth: depth)
         default: break
         }
+        throw unknownMarker(marker, at: offset)
+    }
+
+    @inline(never) private func unknownMarker(_ marker: UInt8, at offset: Int) -> PlistError {
         let hex = String(marker, radix: 16)
-        throw error(.syntax, "unknown object marker 0x\(hex.count == 1 ? "0" + hex : hex)", at: offset)
+        return error(.syntax, "unknown object marker 0x\(hex.count == 1 ? "0" + hex : hex)", at: offset)
     }
 
     // MARK: Scalars
@@ -194,6 +205,11 @@ struct BinaryObjectReader {
         return .uid(UID(value))
     }
 
+    private mutating func data(_ low: Int, at offset: Int) throws -> PlistValue {
+        let (start, count) = try payload(low, unit: 1, at: offset)
+        return .data(Data(bytes: base + start, count: count))
+    }
+
     private mutating func asciiString(_ low: Int, at offset: Int) throws -> PlistValue {
         let (start, count) = try payload(low, unit: 1, at: offset)
         let bytes = UnsafeRawBufferPointer(start: base + start, count: count)
@@ -244,7 +260,8 @@ struct BinaryObjectReader {
 
     // MARK: Collections
 
-    private mutating func array(_ index: Int, _ low: Int, at offset: Int, depth: Int) throws -> PlistValue {
+    private mutating func array(_ index: Int, at offset: Int, depth: Int) throws -> PlistValue {
+        let low = Int(base.load(fromByteOffset: offset, as: UInt8.self) & 0x0F)
         let (refs, count) = try payload(low, unit: trailer.refSize, at: offset)
         try enter(index, depth: depth, at: offset)
         var elements = [PlistValue]()
@@ -254,43 +271,39 @@ struct BinaryObjectReader {
             let ref = try reference(at: refs + i * refSize)
             do {
                 elements.append(try object(ref, depth: depth + 1))
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
-                throw e
+            } catch let e as PlistError {
+                throw e.inside(String(i))
             }
         }
         return .array(elements)
     }
 
-    private mutating func dictionary(_ index: Int, _ low: Int, at offset: Int, depth: Int) throws -> PlistValue {
+    private mutating func dictionary(_ index: Int, at offset: Int, depth: Int) throws -> PlistValue {
+        let low = Int(base.load(fromByteOffset: offset, as: UInt8.self) & 0x0F)
         let (keyRefs, count) = try payload(low, unit: 2 * trailer.refSize, at: offset)
         try enter(index, depth: depth, at: offset)
         let refSize = trailer.refSize
         let valueRefs = keyRefs + count * refSize
-        // Dictionaries with the very same key objects (an array of records) share one key array and lookup index.
+        // Dictionaries with the very same key objects (an array of records) reuse one checked key list and index.
         let (cached, probed) = keyCache.lookup(base: base, keyRefs: keyRefs, count: count, refSize: refSize)
-        var keys: [String]
+        let keyStart = keyStack.count
         var duplicate: Int?
         var lookup: PlistKeyIndex?
         if let cached {
-            keys = cached.keys
+            lookup = cached.index
         } else if count > PlistDictionary.indexThreshold {
             // A large dictionary's keys are mostly its own (record identifiers): hashed once, into its index,
             // which also finds a repeated key; the table would hash them a second time.
-            keys = []
-            keys.reserveCapacity(count)
-            for i in 0..<count { keys.append(try keyString(try reference(at: keyRefs + i * refSize))) }
-            (lookup, duplicate) = PlistKeyIndex.build(keys)
+            for i in 0..<count { keyStack.append(try keyString(try reference(at: keyRefs + i * refSize))) }
+            (lookup, duplicate) = PlistKeyIndex.build(keyColumn(from: keyStart))
         } else {
-            keys = []
-            keys.reserveCapacity(count)
             // Cannot wrap: each object is decoded at most twice and there are fewer than 2^31 objects.
             dictionarySerial += 1
             for i in 0..<count {
                 let keyRef = try reference(at: keyRefs + i * refSize)
                 let slot = slots[keyRef]
                 let position = slot <= Self.firstKey ? Int(Self.firstKey - slot) : try internKey(keyRef)
-                keys.append(keyTable[position])
+                keyStack.append(keyTable[position])
                 if keyStamps[position] == dictionarySerial {
                     if duplicate == nil { duplicate = i }
                 } else {
@@ -298,44 +311,54 @@ struct BinaryObjectReader {
                 }
             }
         }
-        var values = [PlistValue]()
-        values.reserveCapacity(count)
+        let valueStart = valueStack.count
         for i in 0..<count {
             let valueRef = try reference(at: valueRefs + i * refSize)
             do {
-                values.append(try object(valueRef, depth: depth + 1))
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
-                throw e
+                valueStack.append(try object(valueRef, depth: depth + 1))
+            } catch let e as PlistError {
+                throw e.inside(cached?.keys[i] ?? keyStack[keyStart + i])
             }
         }
-        var dict = PlistDictionary()
         if let cached {
-            dict._keys = keys
-            dict._values = values
-            dict._index = cached.index
-            return .dictionary(dict)
+            return .dictionary(cached.keys.withUnsafeBufferPointer { k in
+                valueStack.popMoved(from: valueStart) { v, _ in PlistDictionary(uniqueKeys: k, movingValues: v, index: lookup) }
+            })
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
         if let duplicate {
+            defer {
+                keyStack.pop(from: keyStart)
+                valueStack.pop(from: valueStart)
+            }
             if duplicateKeys == .reject {
                 let keyRef = try reference(at: keyRefs + duplicate * refSize)
-                throw error(.duplicateKey, "duplicate dictionary key \"\(keys[duplicate])\"", at: try objectOffset(keyRef))
+                throw error(.duplicateKey, "duplicate dictionary key \"\(keyStack[keyStart + duplicate])\"", at: try objectOffset(keyRef))
             }
-            for (key, value) in zip(keys, values) {
+            var dict = PlistDictionary(minimumCapacity: count)
+            for i in 0..<count {
+                let key = keyStack[keyStart + i]
                 if let existing = dict.index(forKey: key) {
-                    if duplicateKeys == .lastWins { dict._values[existing] = value }
+                    if duplicateKeys == .lastWins { dict.setValue(valueStack[valueStart + i], at: existing) }
                 } else {
-                    dict.appendNew(key, value)
+                    dict.appendNew(key, valueStack[valueStart + i])
                 }
             }
             return .dictionary(dict)
         }
-        dict._keys = keys
-        dict._values = values
-        dict._index = lookup
-        if probed { keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base) }
-        return .dictionary(dict)
+        if probed {
+            let keys = Array(UnsafeBufferPointer(start: keyStack.base + keyStart, count: count))
+            keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
+        }
+        return .dictionary(keyStack.popMoved(from: keyStart) { k, _ in
+            valueStack.popMoved(from: valueStart) { v, _ in
+                PlistDictionary(movingUniqueKeys: k, values: v, count: count, index: lookup)
+            }
+        })
+    }
+
+    @inline(__always) private func keyColumn(from start: Int) -> KeyColumn {
+        KeyColumn(UnsafeBufferPointer(start: keyStack.base + start, count: keyStack.count - start))
     }
 
     /// Decodes key object `ref` (met as a key for the first time) and gives it a position in `keyTable`, shared

@@ -81,14 +81,14 @@ struct BinaryObjectTable {
             try checkDepth(depth)
             let count = dict.count
             let (number, slots) = startContainer(0xD0, count: count, refCount: 2 * count)
-            let keys = dict._keys
-            let values = dict._values
-            if sortKeys, let order = Self.sortedOrder(keys) {
-                for j in 0..<count { refs[slots + j] = addString(keys[order[j]]) }
-                for j in 0..<count { refs[slots + count + j] = try add(values[order[j]], depth: depth + 1) }
-            } else {
-                for j in 0..<count { refs[slots + j] = addString(keys[j]) }
-                for j in 0..<count { refs[slots + count + j] = try add(values[j], depth: depth + 1) }
+            try dict.withEntries { entries in
+                if sortKeys, let order = Self.sortedOrder(KeyColumn(entries)) {
+                    for j in 0..<count { refs[slots + j] = addString(entries[order[j]].key) }
+                    for j in 0..<count { refs[slots + count + j] = try add(entries[order[j]].value, depth: depth + 1) }
+                } else {
+                    for j in 0..<count { refs[slots + j] = addString(entries[j].key) }
+                    for j in 0..<count { refs[slots + count + j] = try add(entries[j].value, depth: depth + 1) }
+                }
             }
             return number
         }
@@ -253,7 +253,7 @@ struct BinaryObjectTable {
     }
 
     /// The positions of `keys` in Unicode scalar order, or nil when they are already in that order.
-    private static func sortedOrder(_ keys: [String]) -> [Int]? {
+    private static func sortedOrder(_ keys: KeyColumn) -> [Int]? {
         var sorted = true
         var i = 1
         while i < keys.count {
@@ -261,7 +261,7 @@ struct BinaryObjectTable {
             i += 1
         }
         if sorted { return nil }
-        return keys.indices.sorted { Self.scalarLess(keys[$0], keys[$1]) }
+        return (0..<keys.count).sorted { Self.scalarLess(keys[$0], keys[$1]) }
     }
 
     /// `PlistKeyOrder.scalarLess` over contiguous UTF-8 (same order: UTF-8 byte order is scalar order).

@@ -122,10 +122,9 @@ final class PlistDecodingState: Decoder {
         let slot = Int(keyedFrames[f].cacheSlot)
         var h = keyedFrames[f].hint
         if k < positionCache[slot].count { h = Int(positionCache[slot][k]) }
-        let keys = keyedFrames[f].dictionary._keys
-        if h >= 0, h < keys.count, exactKeyBytesEqual(keys[h], key) {
+        if h >= 0, h < keyedFrames[f].dictionary.count, exactKeyBytesEqual(keyedFrames[f].dictionary.key(at: h), key) {
             keyedFrames[f].hint = h + 1
-            return keyedFrames[f].dictionary._values[h]
+            return keyedFrames[f].dictionary.value(at: h)
         }
         let i = findKey(key, in: f, from: h)
         if k < positionCache[slot].count {
@@ -135,27 +134,28 @@ final class PlistDecodingState: Decoder {
         }
         guard i >= 0 else { return nil }
         keyedFrames[f].hint = i + 1
-        return keyedFrames[f].dictionary._values[i]
+        return keyedFrames[f].dictionary.value(at: i)
     }
 
     /// The position of `key` in keyed frame `f` (-1 when absent), scanning short dictionaries from `start`.
     private func findKey(_ key: String, in f: Int, from start: Int) -> Int {
-        let keys = keyedFrames[f].dictionary._keys
         let h = max(start, 0)
-        if keyedFrames[f].dictionary._index == nil {
+        if keyedFrames[f].dictionary.keyIndex == nil {
             // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared).
             // Start one before the miss: a key shifted by one either way (an optional key present in one record
             // and absent in the next) is then found within two probes.
-            let n = keys.count
-            var j = h > 0 && h <= n ? h - 1 : 0
-            var probes = 0
-            while probes < n {
-                if j >= n { j = 0 }
-                if exactKeyBytesEqual(keys[j], key) { return j }
-                j += 1
-                probes += 1
+            return keyedFrames[f].dictionary.withKeyColumn { keys in
+                let n = keys.count
+                var j = h > 0 && h <= n ? h - 1 : 0
+                var probes = 0
+                while probes < n {
+                    if j >= n { j = 0 }
+                    if exactKeyBytesEqual(keys[j], key) { return j }
+                    j += 1
+                    probes += 1
+                }
+                return -1
             }
-            return -1
         }
         return keyedFrames[f].dictionary.index(forKey: key) ?? -1
     }

@@ -135,9 +135,8 @@ struct JSONParser {
             skipSpace()
             do {
                 elements.append(try value(depth: depth + 1))
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [String(elements.count)] + (e.keyPath?.components ?? []))
-                throw e
+            } catch let e as PlistError {
+                throw e.inside(String(elements.count))
             }
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an array", at: i) }
@@ -176,13 +175,12 @@ struct JSONParser {
             let v: PlistValue
             do {
                 v = try value(depth: depth + 1)
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
-                throw e
+            } catch let e as PlistError {
+                throw e.inside(key)
             }
-            if let existing = Self.position(of: key, in: dict) {
+            if let existing = dict.index(forKey: key) {
                 switch duplicateKeys {
-                case .lastWins: dict._values[existing] = v
+                case .lastWins: dict.setValue(v, at: existing)
                 case .firstWins: break
                 case .reject:
                     var e = error(.duplicateKey, "the key \"\(key)\" appears twice in one object", at: keyAt)
@@ -204,27 +202,6 @@ struct JSONParser {
             }
             throw error(.syntax, "unexpected \(describe(i)) in an object; expected ',' or '}'", at: i)
         }
-    }
-
-    /// Where `key` already is in `dict` (exact bytes): a length-and-memcmp scan for small dictionaries, the
-    /// dictionary's hash index for large ones.
-    @inline(__always)
-    static func position(of key: String, in dict: PlistDictionary) -> Int? {
-        if dict._index != nil { return dict.index(forKey: key) }
-        let keys = dict._keys
-        if keys.isEmpty { return nil }
-        let found = key.utf8.withContiguousStorageIfAvailable { kb -> Int? in
-            let count = kb.count
-            for (i, k) in keys.enumerated() where k.utf8.count == count {
-                let same = k.utf8.withContiguousStorageIfAvailable { other in
-                    count == 0 || memcmp(other.baseAddress!, kb.baseAddress!, count) == 0
-                }
-                if same ?? k.utf8.elementsEqual(kb) { return i }
-            }
-            return nil
-        }
-        if let found { return found }
-        return dict.index(forKey: key)
     }
 
     // MARK: Strings

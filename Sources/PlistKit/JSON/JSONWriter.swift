@@ -81,9 +81,8 @@ struct JSONEmitter {
                 if pretty { out.appendSpaces(2 * (depth + 1)) }
                 do {
                     try value(element, depth: depth + 1)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
-                    throw e
+                } catch let e as PlistError {
+                    throw e.inside(String(i))
                 }
             }
             if pretty {
@@ -95,21 +94,18 @@ struct JSONEmitter {
             guard depth < maxDepth else { throw PlistError(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", format: .json) }
             out.append(0x7B)
             if pretty { out.append(0x0A) }
-            let keys = d._keys
-            let values = d._values
-            try KeySorting.withOrder(keys, sorted: sortKeys, by: JSONKeyOrder.less) { order in
+            try KeySorting.withOrder(d, sorted: sortKeys, by: JSONKeyOrder.less) { entries, order in
                 var first = true
                 for i in order {
                     if !first { if pretty { out.append(",\n") } else { out.append(0x2C) } }
                     first = false
                     if pretty { out.appendSpaces(2 * (depth + 1)) }
-                    string(keys[i])
+                    string(entries[i].key)
                     if pretty { out.append(" : ") } else { out.append(0x3A) }
                     do {
-                        try value(values[i], depth: depth + 1)
-                    } catch var e as PlistError {
-                        e.keyPath = KeyPath(components: [keys[i]] + (e.keyPath?.components ?? []))
-                        throw e
+                        try value(entries[i].value, depth: depth + 1)
+                    } catch let e as PlistError {
+                        throw e.inside(entries[i].key)
                     }
                 }
             }

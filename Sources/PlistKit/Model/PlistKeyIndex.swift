@@ -6,8 +6,34 @@ import Musl
 import Darwin
 #endif
 
+/// The keys a `PlistKeyIndex` positions refer to: `count` strings `stride` bytes apart — a `[String]` buffer, or the
+/// key fields of a dictionary's entries. Valid only while the memory it points into is.
+struct KeyColumn {
+    let base: UnsafeRawPointer?
+    let stride: Int
+    let count: Int
+
+    init(_ keys: UnsafeBufferPointer<String>) {
+        base = UnsafeRawPointer(keys.baseAddress)
+        stride = MemoryLayout<String>.stride
+        count = keys.count
+    }
+
+    init(_ entries: UnsafeBufferPointer<PlistDictionary.Entry>) {
+        // The key is an entry's first stored property, so key i sits at the start of entry i.
+        base = entries.baseAddress.map { UnsafeRawPointer(UnsafeMutablePointer(mutating: $0).pointer(to: \.key)!) }
+        stride = MemoryLayout<PlistDictionary.Entry>.stride
+        count = entries.count
+    }
+
+    /// Key `i`, borrowed in place (no retain and release per comparison).
+    @inline(__always) subscript(i: Int) -> String {
+        unsafeAddress { base.unsafelyUnwrapped.advanced(by: i &* stride).assumingMemoryBound(to: String.self) }
+    }
+}
+
 /// The lookup index of a large `PlistDictionary`: an open-addressing table (linear probing, power-of-two capacity
-/// at least twice the key count) of positions into the dictionary's key array.
+/// at least twice the key count) of positions into the dictionary's keys.
 ///
 /// Each 32-bit slot holds `position + 1` in its low `log2(capacity)` bits (0 marks an empty slot) and the top bits
 /// of the key's hash above them, so most mismatches are rejected without touching the key string. The table is a
@@ -26,27 +52,31 @@ struct PlistKeyIndex: Sendable {
     static let seed = UInt64.random(in: .min ... .max)
 
     /// An index over `keys`, which must be distinct (exact scalars); nil if there are too many.
-    init?(uniqueKeys keys: [String]) {
+    init?(uniqueKeys keys: KeyColumn) {
         guard keys.count < Self.maxKeyCount else { return nil }
         slots = Self.emptySlots(for: keys.count)
         slots.withUnsafeMutableBufferPointer { s in
-            for i in keys.indices { Self.place(i, hash: Self.hash(keys[i]), in: s) }
+            for i in 0..<keys.count { Self.place(i, hash: Self.hash(keys[i]), in: s) }
         }
     }
 
+    /// An index over `keys`, which must be distinct (exact scalars); nil if there are too many.
+    init?(uniqueKeys keys: [String]) {
+        guard let index = keys.withUnsafeBufferPointer({ PlistKeyIndex(uniqueKeys: KeyColumn($0)) }) else { return nil }
+        self = index
+    }
+
     /// An index over `keys`, or the position of the first key equal to an earlier one (then no index is built).
-    static func build(_ keys: [String]) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
+    static func build(_ keys: KeyColumn) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
         guard keys.count < maxKeyCount else { return (nil, nil) }
         var slots = emptySlots(for: keys.count)
         let duplicate = slots.withUnsafeMutableBufferPointer { s -> Int? in
-            keys.withUnsafeBufferPointer { k -> Int? in
-                for i in k.indices {
-                    let h = hash(k[i])
-                    if find(k[i], hash: h, in: UnsafeBufferPointer(s), keys: k) != nil { return i }
-                    place(i, hash: h, in: s)
-                }
-                return nil
+            for i in 0..<keys.count {
+                let h = hash(keys[i])
+                if find(keys[i], hash: h, in: UnsafeBufferPointer(s), keys: keys) != nil { return i }
+                place(i, hash: h, in: s)
             }
+            return nil
         }
         if let duplicate { return (nil, duplicate) }
         return (PlistKeyIndex(slots: slots), nil)
@@ -55,28 +85,32 @@ struct PlistKeyIndex: Sendable {
     /// For keys about to become a dictionary's: the index its size calls for (past `PlistDictionary.indexThreshold`)
     /// and the position of the first key equal to an earlier one (then no index). Short key lists are checked pair
     /// by pair, which beats hashing them.
-    static func forDictionary(_ keys: [String]) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
+    static func forDictionary(_ keys: KeyColumn) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
         if keys.count > PlistDictionary.indexThreshold { return build(keys) }
-        for j in keys.indices.dropFirst() {
+        var j = 1
+        while j < keys.count {
             for k in 0..<j where exactKeyBytesEqual(keys[k], keys[j]) { return (nil, j) }
+            j += 1
         }
         return (nil, nil)
     }
 
-    private init(slots: ContiguousArray<UInt32>) { self.slots = slots }
-
-    /// The position of `key` in `keys` (the array this index was built over).
-    @inlinable
-    func position(of key: String, in keys: [String]) -> Int? {
-        let h = Self.hash(key)
-        return slots.withUnsafeBufferPointer { s in
-            keys.withUnsafeBufferPointer { k in Self.find(key, hash: h, in: s, keys: k) }
-        }
+    /// `forDictionary` over an array of keys.
+    static func forDictionary(_ keys: [String]) -> (index: PlistKeyIndex?, firstDuplicate: Int?) {
+        keys.withUnsafeBufferPointer { forDictionary(KeyColumn($0)) }
     }
 
-    /// Records that `keys.last` (absent before) was appended; grows the table when it gets half full.
-    @usableFromInline
-    mutating func appended(_ keys: [String]) {
+    private init(slots: ContiguousArray<UInt32>) { self.slots = slots }
+
+    /// The position of `key` in `keys` (the keys this index was built over).
+    @inline(__always)
+    func position(of key: String, in keys: KeyColumn) -> Int? {
+        let h = Self.hash(key)
+        return slots.withUnsafeBufferPointer { s in Self.find(key, hash: h, in: s, keys: keys) }
+    }
+
+    /// Records that the last of `keys` (absent before) was appended; grows the table when it gets half full.
+    mutating func appended(_ keys: KeyColumn) {
         let count = keys.count
         if count * 2 > slots.count {
             self = PlistKeyIndex(uniqueKeys: keys) ?? self
@@ -94,8 +128,8 @@ struct PlistKeyIndex: Sendable {
         return ContiguousArray(repeating: 0, count: capacity)
     }
 
-    @usableFromInline @inline(__always)
-    static func find(_ key: String, hash h: UInt64, in s: UnsafeBufferPointer<UInt32>, keys: UnsafeBufferPointer<String>) -> Int? {
+    @inline(__always)
+    static func find(_ key: String, hash h: UInt64, in s: UnsafeBufferPointer<UInt32>, keys: KeyColumn) -> Int? {
         let mask = s.count &- 1
         let positionBits = UInt32(truncatingIfNeeded: mask)
         let tag = UInt32(truncatingIfNeeded: h &>> 32) & ~positionBits

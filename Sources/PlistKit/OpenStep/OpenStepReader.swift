@@ -230,7 +230,7 @@ struct OpenStepParser {
             i += 1
             let dict = try parseDictionaryBody(depth: depth + 1, braced: true)
             // GNUstep text has no UID form; a lone `CF$UID` key with an integer stands for one, as in XML.
-            if dict.count == 1, case .integer(let v) = dict.values[0], let u = v.uint64Value, dict.keys[0] == "CF$UID" {
+            if dict.count == 1, case .integer(let v) = dict[0].value, let u = v.uint64Value, dict[0].key == "CF$UID" {
                 return .uid(UID(u))
             }
             return .dictionary(dict)
@@ -266,9 +266,8 @@ struct OpenStepParser {
             }
             do {
                 out.append(try parseValue(depth: depth))
-            } catch var e as PlistError {
-                e.keyPath = KeyPath(components: [String(out.count)] + (e.keyPath?.components ?? []))
-                throw e
+            } catch let e as PlistError {
+                throw e.inside(String(out.count))
             }
             guard try skipSpace() else { throw error(.truncated, "array starting here is missing its ')'", at: open) }
             let c = p[i]
@@ -318,9 +317,8 @@ struct OpenStepParser {
                 do {
                     guard try skipSpace() else { throw error(.truncated, "missing value after '='") }
                     value = try parseValue(depth: depth)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
-                    throw e
+                } catch let e as PlistError {
+                    throw e.inside(key)
                 }
                 guard try skipSpace() else {
                     throw error(.truncated, "missing ';' after the value of \"\(key)\"")
@@ -332,33 +330,16 @@ struct OpenStepParser {
                 throw error(.syntax, "expected '=' or ';' after key \"\(key)\", found \(describeCurrent())")
             }
             i += 1
-            guard let existing = Self.position(of: key, in: dict) else {
+            guard let existing = dict.index(forKey: key) else {
                 dict.appendNew(key, value)
                 continue
             }
             switch duplicateKeys {
-            case .lastWins: dict._values[existing] = value
+            case .lastWins: dict.setValue(value, at: existing)
             case .firstWins: break
             case .reject: throw error(.duplicateKey, "duplicate key \"\(key)\"")
             }
         }
-    }
-
-    /// Where `key` already is in `dict`: the dictionary's hash index when it has built one, else a scan that
-    /// rejects on UTF-8 length and `==` before confirming exact scalars (cheaper than the generic byte comparison
-    /// for the short dictionaries plists are made of; `==` alone is canonical equivalence, too loose for keys).
-    @inline(__always)
-    static func position(of key: String, in dict: PlistDictionary) -> Int? {
-        if dict._index != nil { return dict.index(forKey: key) }
-        let count = key.utf8.count
-        var k = 0
-        let keys = dict._keys
-        while k < keys.count {
-            let other = keys[k]
-            if other.utf8.count == count && other == key && other.utf8.elementsEqual(key.utf8) { return k }
-            k += 1
-        }
-        return nil
     }
 
     // MARK: Strings

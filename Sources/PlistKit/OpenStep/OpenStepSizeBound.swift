@@ -17,11 +17,11 @@ enum OpenStepSizeBound {
         case .dictionary(let d):
             guard depth < maxDepth else { return 0 }
             var total = 2 + depth * 4 + 1
-            let keys = d._keys
-            let values = d._values
-            for k in 0..<keys.count {
-                total += (depth + 1) * 4 + keys[k].utf8.count * 4 + 2 + 3
-                total += bound(values[k], gnustep: gnustep, depth: depth + 1, maxDepth: maxDepth) + 2
+            d.withEntries { entries in
+                for e in entries {
+                    total += (depth + 1) * 4 + e.key.utf8.count * 4 + 2 + 3
+                    total += bound(e.value, gnustep: gnustep, depth: depth + 1, maxDepth: maxDepth) + 2
+                }
             }
             return total
         default: return scalar

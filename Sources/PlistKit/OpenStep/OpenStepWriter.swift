@@ -94,9 +94,8 @@ struct OpenStepTextEmitter {
                 indent(depth + 1)
                 do {
                     try value(element, depth: depth + 1)
-                } catch var e as PlistError {
-                    e.keyPath = KeyPath(components: [String(index)] + (e.keyPath?.components ?? []))
-                    throw e
+                } catch let e as PlistError {
+                    throw e.inside(String(index))
                 }
                 if index + 1 < a.count { out.append(0x2C) }
                 out.append(0x0A)
@@ -110,10 +109,8 @@ struct OpenStepTextEmitter {
                 return
             }
             out.append("{\n")
-            let keys = d._keys
-            let values = d._values
-            try KeySorting.withOrder(keys, sorted: sortKeys) { order in
-                for k in order { try entry(keys[k], values[k], depth: depth) }
+            try KeySorting.withOrder(d, sorted: sortKeys) { entries, order in
+                for k in order { try entry(entries[k].key, entries[k].value, depth: depth) }
             }
             indent(depth)
             out.append(0x7D)
@@ -137,9 +134,8 @@ struct OpenStepTextEmitter {
         out.append(" = ")
         do {
             try value(element, depth: depth + 1)
-        } catch var e as PlistError {
-            e.keyPath = KeyPath(components: [key] + (e.keyPath?.components ?? []))
-            throw e
+        } catch let e as PlistError {
+            throw e.inside(key)
         }
         out.append(";\n")
     }

@@ -9,10 +9,8 @@ enum StringsWriter {
         }
         var out = OpenStepTextOutput(capacity: 1 << 12)
         defer { out.discard() }
-        let keys = d._keys
-        let values = d._values
-        try KeySorting.withOrder(keys, sorted: options.sortKeys) { order in
-            for k in order { try entry(keys[k], values[k], lossy: options.lossy, into: &out) }
+        try KeySorting.withOrder(d, sorted: options.sortKeys) { entries, order in
+            for k in order { try entry(entries[k].key, entries[k].value, lossy: options.lossy, into: &out) }
         }
         return [UInt8](UnsafeBufferPointer(start: out.base, count: out.count))
     }

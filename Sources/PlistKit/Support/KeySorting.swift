@@ -29,19 +29,30 @@ enum KeySorting {
         return x < y
     }
 
-    /// The positions of `keys` in the order a writer needs: UTF-16 order when `sorted`, else insertion order.
-    /// Calls `body` with them (without allocating for small dictionaries that are already in order).
+    /// The entries of `d` and their positions in the order a writer needs: UTF-16 key order when `sorted`, else
+    /// insertion order. Calls `body` with them (without allocating for small dictionaries).
     @inline(__always)
     static func withOrder<R>(
-        _ keys: [String], sorted: Bool, _ body: (UnsafeBufferPointer<Int>) throws -> R
+        _ d: PlistDictionary, sorted: Bool,
+        _ body: (UnsafeBufferPointer<PlistDictionary.Entry>, UnsafeBufferPointer<Int>) throws -> R
     ) rethrows -> R {
-        try withOrder(keys, sorted: sorted, by: utf16Less, body)
+        try withOrder(d, sorted: sorted, by: utf16Less, body)
     }
 
     /// `withOrder` with another ordering (`less` must be a strict total order on distinct keys).
     @inline(__always)
     static func withOrder<R>(
-        _ keys: [String], sorted: Bool, by less: (String, String) -> Bool,
+        _ d: PlistDictionary, sorted: Bool, by less: (String, String) -> Bool,
+        _ body: (UnsafeBufferPointer<PlistDictionary.Entry>, UnsafeBufferPointer<Int>) throws -> R
+    ) rethrows -> R {
+        try d.withEntries { entries in
+            try withOrder(KeyColumn(entries), sorted: sorted, by: less) { try body(entries, $0) }
+        }
+    }
+
+    @inline(__always)
+    private static func withOrder<R>(
+        _ keys: KeyColumn, sorted: Bool, by less: (String, String) -> Bool,
         _ body: (UnsafeBufferPointer<Int>) throws -> R
     ) rethrows -> R {
         let n = keys.count

@@ -40,6 +40,20 @@ struct MoveStack<Element> {
         }
     }
 
+    /// Calls `body` with the elements from `start` to the top, then pops them; `body` must leave them
+    /// deinitialized (moved out).
+    @inline(__always) mutating func popMoved<R>(from start: Int, _ body: (UnsafeMutablePointer<Element>, Int) throws -> R) rethrows -> R {
+        let n = count - start
+        count = start
+        return try body(base + start, n)
+    }
+
+    /// Pops (and frees) the elements from `start` to the top.
+    @inline(__always) mutating func pop(from start: Int) {
+        (base + start).deinitialize(count: count - start)
+        count = start
+    }
+
     /// Frees the elements and the storage.
     mutating func release() {
         base.deinitialize(count: count)

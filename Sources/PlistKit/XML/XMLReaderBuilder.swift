@@ -244,24 +244,27 @@ final class XMLReaderBuilder {
                 fail(.syntax, "value missing for key inside <dict>")
                 return
             }
-            let dictKeys = keys.moveOut(from: frame.keyStart)
-            let dictValues = values.moveOut(from: frame.valueStart)
-            guard let dictionary = makeDictionary(frame, dictKeys, dictValues) else { return }
+            guard let dictionary = makeDictionary(frame) else { return }
             push(dictionary)
         }
         if frames.isEmpty, let last = values.last { root = last }
     }
 
-    private func makeDictionary(_ frame: Frame, _ keys: [String], _ values: [PlistValue]) -> PlistValue? {
-        let count = keys.count
-        var d = PlistDictionary()
-        // Without a repeated key (exact scalars) the arrays are the dictionary.
-        let (index, duplicate) = PlistKeyIndex.forDictionary(keys)
+    /// Pops the frame's keys and values into a dictionary (nil after a duplicate key the options reject).
+    private func makeDictionary(_ frame: Frame) -> PlistValue? {
+        let count = keys.count - frame.keyStart
+        let (index, duplicate) = PlistKeyIndex.forDictionary(
+            KeyColumn(UnsafeBufferPointer(start: keys.base + frame.keyStart, count: count)))
+        var d: PlistDictionary
         if let duplicate {
+            defer {
+                keys.pop(from: frame.keyStart)
+                values.pop(from: frame.valueStart)
+            }
             d = PlistDictionary(minimumCapacity: count)
             for j in 0..<count {
-                let key = keys[j]
-                let value = values[j]
+                let key = keys[frame.keyStart + j]
+                let value = values[frame.valueStart + j]
                 if j < duplicate {
                     d.appendNew(key, value)
                     continue
@@ -280,12 +283,15 @@ final class XMLReaderBuilder {
                 }
             }
         } else {
-            d._keys = keys
-            d._values = values
-            d._index = index
+            // Without a repeated key (exact scalars) the stacks' tops are moved into the dictionary as they are.
+            d = keys.popMoved(from: frame.keyStart) { k, _ in
+                values.popMoved(from: frame.valueStart) { v, _ in
+                    PlistDictionary(movingUniqueKeys: k, values: v, count: count, index: index)
+                }
+            }
         }
         // A one-entry dictionary `CF$UID` → non-negative integer is a keyed-archiver UID (as Core Foundation reads it).
-        if d.count == 1, d.keys[0] == "CF$UID", case .integer(let i) = d.values[0], let u = i.uint64Value {
+        if d.count == 1, d[0].key == "CF$UID", case .integer(let i) = d[0].value, let u = i.uint64Value {
             return .uid(UID(u))
         }
         return .dictionary(d)

@@ -74,9 +74,8 @@ struct XMLEmitter {
                 for i in 0..<elements.count {
                     do {
                         try value(elements[i], depth: depth + 1)
-                    } catch var e as PlistError {
-                        e.keyPath = KeyPath(components: [String(i)] + (e.keyPath?.components ?? []))
-                        throw e
+                    } catch let e as PlistError {
+                        throw e.inside(String(i))
                     }
                 }
             }
@@ -89,23 +88,16 @@ struct XMLEmitter {
                 return
             }
             out.append("<dict>\n")
-            let keys = d._keys
-            let values = d._values
-            try KeySorting.withOrder(keys, sorted: sortKeys) { order in
-                try keys.withUnsafeBufferPointer { k in
-                    try values.withUnsafeBufferPointer { v in
-                        for i in order {
-                            out.appendTabs(depth + 1)
-                            out.append("<key>")
-                            escaped(k[i])
-                            out.append("</key>\n")
-                            do {
-                                try value(v[i], depth: depth + 1)
-                            } catch var e as PlistError {
-                                e.keyPath = KeyPath(components: [k[i]] + (e.keyPath?.components ?? []))
-                                throw e
-                            }
-                        }
+            try KeySorting.withOrder(d, sorted: sortKeys) { entries, order in
+                for i in order {
+                    out.appendTabs(depth + 1)
+                    out.append("<key>")
+                    escaped(entries[i].key)
+                    out.append("</key>\n")
+                    do {
+                        try value(entries[i].value, depth: depth + 1)
+                    } catch let e as PlistError {
+                        throw e.inside(entries[i].key)
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Testing
 @testable import PlistKit
+import TestSupport
 
 @Suite struct PlistDictionaryTests {
     @Test func keysCompareByExactScalars() {
@@ -45,5 +46,63 @@ import Testing
         let keys = ["\u{FF5E}", "b", "\u{1F600}", "aa", "Z", "\u{E9}", "a", "A"]
         let d = PlistDictionary(keys.map { ($0, PlistValue.bool(true)) })
         #expect(d.sortedByUTF16Keys().map(\.key) == ["A", "Z", "a", "aa", "b", "\u{E9}", "\u{1F600}", "\u{FF5E}"])
+    }
+
+    /// Random edits through every mutating API, on a dictionary and on copies taken along the way, against a plain
+    /// array of pairs (keys compared by exact scalars): copies never see each other's edits, the index stays right
+    /// as dictionaries cross the size where it is built and dropped.
+    @Test(arguments: [1, 2, 3, 4])
+    func editsMatchAnArrayModel(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let keyPool = (0..<40).map { "k\($0)" } + ["\u{E9}", "e\u{301}", "", String(repeating: "long key ", count: 4)]
+        var d = PlistDictionary()
+        var model: [(String, PlistValue)] = []
+        var snapshots: [(PlistDictionary, [(String, PlistValue)])] = []
+        func position(_ key: String) -> Int? { model.firstIndex { $0.0.unicodeScalars.elementsEqual(key.unicodeScalars) } }
+        for step in 0..<3000 {
+            let key = keyPool[Int.random(in: 0..<keyPool.count, using: &rng)]
+            let value: PlistValue = step % 3 == 0 ? .string("value \(step) with a heap-allocated text") : .integer(PlistInteger(step))
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<4:
+                d[key] = value
+                if let p = position(key) { model[p].1 = value } else { model.append((key, value)) }
+            case 4..<6:
+                let removed = d.removeValue(forKey: key)
+                #expect(removed == position(key).map { model[$0].1 })
+                if let p = position(key) { model.remove(at: p) }
+            case 6:
+                let at = Int.random(in: 0...model.count, using: &rng)
+                d.insert(value, forKey: key, at: at)
+                if let p = position(key) { model[p].1 = value } else { model.insert((key, value), at: at) }
+            case 7:
+                #expect(d.insertIfAbsent(value, forKey: key) == (position(key) == nil))
+                if position(key) == nil { model.append((key, value)) }
+            case 8:
+                snapshots.append((d, model))
+            default:
+                let old = d.updateValue(value, forKey: key)
+                #expect(old == position(key).map { model[$0].1 })
+                if let p = position(key) { model[p].1 = value } else { model.append((key, value)) }
+            }
+            #expect(d.count == model.count)
+        }
+        snapshots.append((d, model))
+        for (snapshot, expected) in snapshots {
+            #expect(snapshot.count == expected.count)
+            for (i, (key, value)) in expected.enumerated() {
+                #expect(snapshot[i].key.unicodeScalars.elementsEqual(key.unicodeScalars))
+                #expect(snapshot[i].value == value)
+                #expect(snapshot.index(forKey: key) == i)
+            }
+            for key in keyPool where !expected.contains(where: { $0.0.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
+                #expect(snapshot[key] == nil)
+            }
+        }
+    }
+
+    /// A dictionary is one reference wide, so a value is three words (a `String` plus the case tag), not four.
+    @Test func valuesStayThreeWordsWide() {
+        #expect(MemoryLayout<PlistDictionary>.size == MemoryLayout<Int>.size)
+        #expect(MemoryLayout<PlistValue>.stride == 3 * MemoryLayout<Int>.size)
     }
 }

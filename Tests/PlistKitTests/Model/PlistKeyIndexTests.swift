@@ -27,7 +27,7 @@ import TestSupport
         var d = PlistDictionary()
         for (i, k) in keys.enumerated() { d[k] = .integer(PlistInteger(i)) }
         #expect(d.count == keys.count)
-        #expect((d._index != nil) == (keys.count > PlistDictionary.indexThreshold))
+        #expect((d.keyIndex != nil) == (keys.count > PlistDictionary.indexThreshold))
         for (i, k) in keys.enumerated() {
             #expect(d.index(forKey: k) == i)
         }
@@ -91,10 +91,10 @@ import TestSupport
         let keys = (0..<20).map { "key\($0)" }
         for k in keys { d[k] = .string(k) }
         for k in keys.prefix(15) { d.removeValue(forKey: k) }
-        #expect(d._index == nil)
+        #expect(d.keyIndex == nil)
         #expect(d.keys == Array(keys.suffix(5)))
         for k in keys.prefix(15).reversed() { d[k] = .string(k + "!") }
-        #expect(d._index != nil)
+        #expect(d.keyIndex != nil)
         #expect(d.keys == Array(keys.suffix(5)) + keys.prefix(15).reversed())
         for k in keys.prefix(15) { #expect(d[k] == .string(k + "!")) }
         for k in keys.suffix(5) { #expect(d[k] == .string(k)) }
@@ -152,7 +152,7 @@ import TestSupport
         for (r, record) in records.enumerated() {
             guard case .dictionary(let d) = record else { Issue.record("not a dictionary"); return }
             #expect(d.count == recordKeys.count)
-            #expect(d._index != nil)
+            #expect(d.keyIndex != nil)
             for (i, k) in recordKeys.enumerated() where d[k] != .integer(PlistInteger(r * 1000 + i)) {
                 Issue.record("record \(r) key \(k)")
             }

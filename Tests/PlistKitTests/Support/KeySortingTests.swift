@@ -28,9 +28,10 @@ import TestSupport
                 for _ in 0..<Int.random(in: 1...3, using: &r) { s.unicodeScalars.append(Unicode.Scalar(Self.pool.randomElement(using: &r)!)!) }
                 if !keys.contains(where: { $0.utf8.elementsEqual(s.utf8) }) { keys.append(s) }
             }
-            let sorted = KeySorting.withOrder(keys, sorted: true) { Array($0) }.map { keys[$0] }
+            let d = PlistDictionary(keys.map { ($0, PlistValue.bool(true)) })
+            let sorted = KeySorting.withOrder(d, sorted: true) { entries, order in order.map { entries[$0].key } }
             #expect(sorted.map { Array($0.utf16) } == keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }.map { Array($0.utf16) })
-            #expect(KeySorting.withOrder(keys, sorted: false) { Array($0) } == Array(0..<n))
+            #expect(KeySorting.withOrder(d, sorted: false) { _, order in Array(order) } == Array(0..<n))
         }
     }
 }
