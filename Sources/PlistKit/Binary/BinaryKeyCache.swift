@@ -8,8 +8,8 @@ struct BinaryKeyCache {
     struct Entry {
         var keyRefs: Int
         var count: Int
-        var keys: [String]
-        var index: PlistKeyIndex?
+        /// The first dictionary read with these keys (its keys are known distinct; its index fits them).
+        var dictionary: PlistDictionary
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: 256)
@@ -39,8 +39,8 @@ struct BinaryKeyCache {
     }
 
     /// Remembers the keys of a dictionary whose lookup missed.
-    mutating func store(keyRefs: Int, count: Int, refSize: Int, keys: [String], index: PlistKeyIndex?, base: UnsafeRawPointer) {
-        entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, keys: keys, index: index)
+    mutating func store(keyRefs: Int, count: Int, refSize: Int, dictionary: PlistDictionary, base: UnsafeRawPointer) {
+        entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, dictionary: dictionary)
     }
 
     /// A slot chosen from a hash of all the key-reference bytes (records with optional keys make many similar

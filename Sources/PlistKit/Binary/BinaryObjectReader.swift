@@ -290,7 +290,7 @@ struct BinaryObjectReader {
         var duplicate: Int?
         var lookup: PlistKeyIndex?
         if let cached {
-            lookup = cached.index
+            lookup = cached.dictionary.keyIndex
         } else if count > PlistDictionary.indexThreshold {
             // A large dictionary's keys are mostly its own (record identifiers): hashed once, into its index,
             // which also finds a repeated key; the table would hash them a second time.
@@ -317,12 +317,12 @@ struct BinaryObjectReader {
             do {
                 valueStack.append(try object(valueRef, depth: depth + 1))
             } catch let e as PlistError {
-                throw e.inside(cached?.keys[i] ?? keyStack[keyStart + i])
+                throw e.inside(cached?.dictionary.key(at: i) ?? keyStack[keyStart + i])
             }
         }
         if let cached {
-            return .dictionary(cached.keys.withUnsafeBufferPointer { k in
-                valueStack.popMoved(from: valueStart) { v, _ in PlistDictionary(uniqueKeys: k, movingValues: v, index: lookup) }
+            return .dictionary(valueStack.popMoved(from: valueStart) { v, _ in
+                PlistDictionary(keysOf: cached.dictionary, movingValues: v)
             })
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.
@@ -346,15 +346,13 @@ struct BinaryObjectReader {
             }
             return .dictionary(dict)
         }
-        if probed {
-            let keys = Array(UnsafeBufferPointer(start: keyStack.base + keyStart, count: count))
-            keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, keys: keys, index: lookup, base: base)
-        }
-        return .dictionary(keyStack.popMoved(from: keyStart) { k, _ in
+        let dict = keyStack.popMoved(from: keyStart) { k, _ in
             valueStack.popMoved(from: valueStart) { v, _ in
                 PlistDictionary(movingUniqueKeys: k, values: v, count: count, index: lookup)
             }
-        })
+        }
+        if probed { keyCache.store(keyRefs: keyRefs, count: count, refSize: refSize, dictionary: dict, base: base) }
+        return .dictionary(dict)
     }
 
     @inline(__always) private func keyColumn(from start: Int) -> KeyColumn {

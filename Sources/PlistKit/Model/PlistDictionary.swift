@@ -131,16 +131,16 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         storage = s
     }
 
-    /// A dictionary of `keys` (copied) and `count` values moved out of `values`; the same conditions on the keys.
-    init(uniqueKeys keys: UnsafeBufferPointer<String>, movingValues values: UnsafeMutablePointer<PlistValue>,
-         index: PlistKeyIndex?) {
-        let count = keys.count
-        guard count > 0 else { storage = nil; return }
+    /// A dictionary with the keys (and index) of `model` and `model.count` values moved out of `values`.
+    init(keysOf model: PlistDictionary, movingValues values: UnsafeMutablePointer<PlistValue>) {
+        guard let source = model.storage else { storage = nil; return }
+        let count = source.count
         let s = PlistDictionaryStorage.make(capacity: count)
         let e = s.entries
-        for i in 0..<count { (e + i).initialize(to: Entry(key: keys[i], value: (values + i).move())) }
+        let keys = source.entries
+        for i in 0..<count { (e + i).initialize(to: Entry(key: keys[i].key, value: (values + i).move())) }
         s.count = count
-        s.index = index
+        s.index = source.index
         storage = s
     }
 
