@@ -13,6 +13,7 @@ import FoundationEssentials
 /// most twice), so overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
+    private let inputCount: Int
     private let trailer: BinaryTrailer
     /// End of the object area (= start of the offset table).
     private let objectsEnd: Int
@@ -31,10 +32,10 @@ struct BinaryObjectReader {
     private var budget: Int
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
-    private var keyTable: [String] = []
-    private var keyStamps: [UInt32] = []
-    /// Each distinct key's position in `keyTable`.
-    private var keyIntern: [ExactKey: Int32] = [:]
+    private var keyTable = MoveStack<String>(capacity: 64)
+    private var keyStamps = MoveStack<UInt32>(capacity: 64)
+    /// Finds a key's position in `keyTable` by its scalars.
+    private var keyIntern = PlistKeyIndex(uniqueKeys: [])!
     /// Counts dictionaries whose keys went through the table (the stamp of the one being read).
     private var dictionarySerial: UInt32 = 0
     /// The keys and values of the dictionaries being read, innermost on top, moved into each dictionary when it is
@@ -62,12 +63,14 @@ struct BinaryObjectReader {
         slots.initialize(repeating: notStarted, count: count)
         defer { slots.deallocate() }
         var reader = BinaryObjectReader(
-            base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
+            base: base, inputCount: bytes.count, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
             duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
             budget: 4 * trailer.offsetTableOffset)
         defer {
             reader.keyStack.release()
             reader.valueStack.release()
+            reader.keyTable.release()
+            reader.keyStamps.release()
         }
         return try reader.object(trailer.topObject, depth: 0)
     }
@@ -295,7 +298,7 @@ struct BinaryObjectReader {
             // A large dictionary's keys are mostly its own (record identifiers): hashed once, into its index,
             // which also finds a repeated key; the table would hash them a second time.
             for i in 0..<count { keyStack.append(try keyString(try reference(at: keyRefs + i * refSize))) }
-            (lookup, duplicate) = PlistKeyIndex.build(keyColumn(from: keyStart))
+            (lookup, duplicate) = PlistKeyIndex.build(keyColumn(keyStack, from: keyStart))
         } else {
             // Cannot wrap: each object is decoded at most twice and there are fewer than 2^31 objects.
             dictionarySerial += 1
@@ -307,7 +310,7 @@ struct BinaryObjectReader {
                 if keyStamps[position] == dictionarySerial {
                     if duplicate == nil { duplicate = i }
                 } else {
-                    keyStamps[position] = dictionarySerial
+                    keyStamps.base[position] = dictionarySerial
                 }
             }
         }
@@ -355,26 +358,27 @@ struct BinaryObjectReader {
         return .dictionary(dict)
     }
 
-    @inline(__always) private func keyColumn(from start: Int) -> KeyColumn {
-        KeyColumn(UnsafeBufferPointer(start: keyStack.base + start, count: keyStack.count - start))
+    @inline(__always) private func keyColumn(_ stack: MoveStack<String>, from start: Int) -> KeyColumn {
+        KeyColumn(UnsafeBufferPointer(start: stack.base + start, count: stack.count - start))
     }
 
     /// Decodes key object `ref` (met as a key for the first time) and gives it a position in `keyTable`, shared
     /// with any earlier key object of the same scalars.
     private mutating func internKey(_ ref: Int) throws -> Int {
         let key = try keyString(ref)
-        let fresh = Int32(keyTable.count)
-        // One hash: the `default:` subscript inserts `fresh` when the key is new and yields the stored position.
-        let position = Self.value(of: &keyIntern[ExactKey(key), default: fresh])
-        if position == fresh {
+        let h = PlistKeyIndex.hash(key)
+        let position: Int
+        if let known = keyIntern.position(of: key, hash: h, in: keyColumn(keyTable, from: 0)) {
+            position = known
+        } else {
             keyTable.append(key)
             keyStamps.append(0)
+            keyIntern.appended(keyColumn(keyTable, from: 0), hash: h)
+            position = keyTable.count - 1
         }
-        slots[ref] = Self.firstKey - position
-        return Int(position)
+        slots[ref] = Self.firstKey - Int32(position)
+        return position
     }
-
-    @inline(__always) private static func value(of slot: inout Int32) -> Int32 { slot }
 
     /// The string of key object `ref`. Only strings can be keys: anything else is rejected before it is decoded.
     private mutating func keyString(_ ref: Int) throws -> String {
@@ -448,17 +452,12 @@ struct BinaryObjectReader {
         }
     }
 
+    /// The big-endian unsigned integer of `size` (1…8) bytes at `offset`. Every such field (an offset-table entry, a
+    /// reference, a length or a number) ends at least 32 bytes before the end of the input, where the trailer is,
+    /// so a whole word can be loaded and shifted down: no branch on the size.
     @inline(__always) private func readUInt(at offset: Int, size: Int) -> UInt64 {
-        switch size {
-        case 1: return UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        case 8: return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        default:
-            var v: UInt64 = 0
-            for i in 0..<size { v = v << 8 | UInt64(base.load(fromByteOffset: offset + i, as: UInt8.self)) }
-            return v
-        }
+        assert(size >= 1 && size <= 8 && offset + 8 <= inputCount, "field outside the readable input")
+        return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &>> UInt64(64 &- 8 &* size)
     }
 
     /// Index of the first byte ≥ 0x80, eight bytes at a time.

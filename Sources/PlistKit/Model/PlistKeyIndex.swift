@@ -105,18 +105,27 @@ struct PlistKeyIndex: Sendable {
     /// The position of `key` in `keys` (the keys this index was built over).
     @inline(__always)
     func position(of key: String, in keys: KeyColumn) -> Int? {
-        let h = Self.hash(key)
-        return slots.withUnsafeBufferPointer { s in Self.find(key, hash: h, in: s, keys: keys) }
+        position(of: key, hash: Self.hash(key), in: keys)
+    }
+
+    /// `position(of:in:)` with the key's `hash` already computed.
+    @inline(__always)
+    func position(of key: String, hash h: UInt64, in keys: KeyColumn) -> Int? {
+        slots.withUnsafeBufferPointer { s in Self.find(key, hash: h, in: s, keys: keys) }
     }
 
     /// Records that the last of `keys` (absent before) was appended; grows the table when it gets half full.
     mutating func appended(_ keys: KeyColumn) {
+        appended(keys, hash: Self.hash(keys[keys.count - 1]))
+    }
+
+    /// `appended(_:)` with the new key's `hash` already computed.
+    mutating func appended(_ keys: KeyColumn, hash h: UInt64) {
         let count = keys.count
         if count * 2 > slots.count {
             self = PlistKeyIndex(uniqueKeys: keys) ?? self
             return
         }
-        let h = Self.hash(keys[count - 1])
         slots.withUnsafeMutableBufferPointer { Self.place(count - 1, hash: h, in: $0) }
     }
 
