@@ -89,19 +89,8 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
 
     /// The position of `key`, compared by exact scalars.
     public func index(forKey key: String) -> Int? {
-        guard let storage else { return nil }
-        let header = storage.headerPointer
-        let entries = storage.entries
-        let n = Int(header.pointee.count)
-        if let index = header.pointee.index {
-            return index.position(of: key, in: KeyColumn(UnsafeBufferPointer(start: entries, count: n)))
-        }
-        var i = 0
-        while i < n {
-            if exactKeyBytesEqual(entries[i].key, key) { return i }
-            i += 1
-        }
-        return nil
+        // A method of the buffer: its `self` is borrowed, where a local copy of `storage` would be retained.
+        storage == nil ? nil : storage.unsafelyUnwrapped.position(of: key)
     }
 
     /// The value for `key`; setting `nil` removes the entry.
@@ -338,6 +327,22 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
     @inline(__always) var index: PlistKeyIndex? {
         get { headerPointer.pointee.index }
         set { headerPointer.pointee.index = newValue }
+    }
+
+    /// The position of `key` among the live entries, compared by exact scalars.
+    func position(of key: String) -> Int? {
+        let header = headerPointer
+        let n = Int(header.pointee.count)
+        if header.pointee.index != nil {
+            return header.pointee.index?.position(of: key, in: KeyColumn(UnsafeBufferPointer(start: entries, count: n)))
+        }
+        let e = entries
+        var i = 0
+        while i < n {
+            if exactKeyBytesEqual(e[i].key, key) { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// Rebuilds the index after positions shifted (or drops it when the dictionary got small).
