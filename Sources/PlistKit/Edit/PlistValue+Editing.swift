@@ -107,11 +107,11 @@ extension PlistValue {
             guard let i = d.index(forKey: component) else {
                 throw PlistError(.keyPath, "Key path not found \(path)", keyPath: path)
             }
-            var child = d.values[i]
+            var child = d.value(at: i)
             // Drop the parent's reference first so the child is uniquely owned and edited without a copy.
-            d.updateValue(.bool(false), forKey: component)
+            d.setValue(.bool(false), at: i)
             self = .bool(false)
-            defer { d.updateValue(child, forKey: component); self = .dictionary(d) }
+            defer { d.setValue(child, at: i); self = .dictionary(d) }
             try child.edit(at: path, depth: depth + 1, body)
         case .array(var a):
             guard let i = KeyPath.arrayIndex(component) else {
@@ -146,12 +146,12 @@ extension PlistValue {
             case .insert:
                 throw PlistError(.duplicateKey, "Value already exists at key path \(path)", keyPath: path)
             case .append:
-                guard case .array(var inner) = d.values[i] else {
+                guard case .array(var inner) = d.value(at: i) else {
                     throw PlistError(.keyPath, "Appending to a non-array at key path \(path)", keyPath: path)
                 }
-                d.updateValue(.bool(false), forKey: key)
+                d.setValue(.bool(false), at: i)
                 inner.append(value)
-                d.updateValue(.array(inner), forKey: key)
+                d.setValue(.array(inner), at: i)
             }
         case .array(var a):
             guard let i = KeyPath.arrayIndex(key) else {
