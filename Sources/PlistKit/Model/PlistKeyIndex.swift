@@ -215,15 +215,21 @@ struct PlistKeyIndex: Sendable {
 }
 
 /// Equality by exact UTF-8 bytes (not canonical equivalence): identical representations first, then length, then
-/// the bytes.
+/// the bytes. The first two checks are inline (they settle most comparisons in a scan); the byte comparison is not.
 @usableFromInline @inline(__always)
 func exactKeyBytesEqual(_ a: String, _ b: String) -> Bool {
     #if _pointerBitWidth(_64)
     // The same storage (keys shared by the binary reader) or equal small strings: the same bytes.
     if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
     #endif
+    guard a.utf8.count == b.utf8.count else { return false }
+    return sameUTF8Bytes(a, b)
+}
+
+/// Whether two strings of the same UTF-8 length hold the same bytes.
+@usableFromInline
+func sameUTF8Bytes(_ a: String, _ b: String) -> Bool {
     let n = a.utf8.count
-    guard n == b.utf8.count else { return false }
     if let r = a.utf8.withContiguousStorageIfAvailable({ pa in
         b.utf8.withContiguousStorageIfAvailable { pb in
             guard n > 0, let x = UnsafeRawPointer(pa.baseAddress), let y = UnsafeRawPointer(pb.baseAddress) else {
