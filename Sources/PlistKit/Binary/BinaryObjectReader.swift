@@ -292,14 +292,13 @@ struct BinaryObjectReader {
         let keyStart = keyStack.count
         var duplicate: Int?
         var lookup: PlistKeyIndex?
-        if let cached {
-            lookup = cached.dictionary.keyIndex
-        } else if count > PlistDictionary.indexThreshold {
+        // With a cache hit, keys and index come from the cached dictionary when this one is built.
+        if cached == nil, count > PlistDictionary.indexThreshold {
             // A large dictionary's keys are mostly its own (record identifiers): hashed once, into its index,
             // which also finds a repeated key; the table would hash them a second time.
             for i in 0..<count { keyStack.append(try keyString(try reference(at: keyRefs + i * refSize))) }
             (lookup, duplicate) = PlistKeyIndex.build(keyColumn(keyStack, from: keyStart))
-        } else {
+        } else if cached == nil {
             // Cannot wrap: each object is decoded at most twice and there are fewer than 2^31 objects.
             dictionarySerial += 1
             for i in 0..<count {
@@ -324,8 +323,9 @@ struct BinaryObjectReader {
             }
         }
         if let cached {
-            return .dictionary(valueStack.popMoved(from: valueStart) { v, _ in
-                PlistDictionary(keysOf: cached.dictionary, movingValues: v)
+            return .dictionary(valueStack.popMoved(from: valueStart) { v, n in
+                assert(n == cached.dictionary.count, "a cached key set matches only dictionaries of its size")
+                return PlistDictionary(keysOf: cached.dictionary, movingValues: v)
             })
         }
         // Duplicate keys are rare: detect them in one pass, and only then apply the policy entry by entry.

@@ -108,9 +108,10 @@ extension PlistValue {
                 throw PlistError(.keyPath, "Key path not found \(path)", keyPath: path)
             }
             var child = d.value(at: i)
-            // Drop the parent's reference first so the child is uniquely owned and edited without a copy.
-            d.setValue(.bool(false), at: i)
+            // Drop this value's hold on the dictionary, then the dictionary's on the child, so both are uniquely
+            // owned and edited without a copy.
             self = .bool(false)
+            d.setValue(.bool(false), at: i)
             defer { d.setValue(child, at: i); self = .dictionary(d) }
             try child.edit(at: path, depth: depth + 1, body)
         case .array(var a):
@@ -121,8 +122,8 @@ extension PlistValue {
                 throw PlistError(.keyPath, "Index \(i) out of bounds in array at key path \(path)", keyPath: path)
             }
             var child = a[i]
-            a[i] = .bool(false)
             self = .bool(false)
+            a[i] = .bool(false)
             defer { a[i] = child; self = .array(a) }
             try child.edit(at: path, depth: depth + 1, body)
         default:

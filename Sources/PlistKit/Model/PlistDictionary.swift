@@ -110,6 +110,7 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
 
     /// A dictionary of `keys` and `values` (copied, the same count); the same conditions on the keys.
     init(uniqueKeys keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<PlistValue>, index: PlistKeyIndex?) {
+        precondition(keys.count == values.count, "as many values as keys")
         let count = keys.count
         guard count > 0 else { storage = nil; return }
         let s = PlistDictionaryStorage.make(capacity: count)
