@@ -160,7 +160,7 @@ import TestSupport
     }
 
     /// Whatever retry interval the caller sets (infinite, NaN, huge, negative), a failed resolution gives the stored
-    /// path, the first time and from the failure memory.
+    /// path, the first time and when asked again (the second answer may come from the failure memory).
     @Test func anyFailureRetryIntervalIsAccepted() throws {
         let (files, _) = try fixture(storingURLForKey: nil)
         let stored = BookmarkURLArchiver().archive(URL(fileURLWithPath: files.file))

@@ -37,11 +37,12 @@ public enum PlistEquivalence {
             return x.value == i.doubleValue && (i.int64Value.map { Double($0) } ?? Double(i.bitPattern)) == x.value
         case let (.real(x), .real(y)):
             if x == y { return true }
-            // Text formats have one spelling for NaN (`nan`) and write −0.0 as 0: payloads and the sign are lost.
-            // JSON writes a float32 with its shortest Float text (as plutil does), which reads back as the nearest
-            // Double: the same Float, not the same bits.
+            // Text formats have one spelling for NaN (`nan`): payloads are lost. XML and JSON also write −0.0 as 0
+            // (GNUstep keeps the sign). JSON writes a float32 with its shortest Float text (as plutil does), which
+            // reads back as the nearest Double: the same Float, not the same bits.
             if format == .json, x.isFloat32, Float(y.value) == Float(x.value) { return true }
-            return format != .binary && ((x.value == 0 && y.value == 0) || (x.value.isNaN && y.value.isNaN))
+            let signLost = format != .gnustep && x.value == 0 && y.value == 0
+            return format != .binary && (signLost || (x.value.isNaN && y.value.isNaN))
         case let (.array(x), .array(y)):
             return x.count == y.count && zip(x, y).allSatisfy { equivalent($0, $1, format: format) }
         case let (.dictionary(x), .dictionary(y)):

@@ -13,7 +13,6 @@ import FoundationEssentials
 /// most twice), so overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
-    private let inputCount: Int
     private let trailer: BinaryTrailer
     /// End of the object area (= start of the offset table).
     private let objectsEnd: Int
@@ -63,7 +62,7 @@ struct BinaryObjectReader {
         slots.initialize(repeating: notStarted, count: count)
         defer { slots.deallocate() }
         var reader = BinaryObjectReader(
-            base: base, inputCount: bytes.count, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
+            base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
             duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
             budget: 4 * trailer.offsetTableOffset)
         defer {
@@ -309,7 +308,7 @@ struct BinaryObjectReader {
                 if keyStamps[position] == dictionarySerial {
                     if duplicate == nil { duplicate = i }
                 } else {
-                    keyStamps.base[position] = dictionarySerial
+                    keyStamps[position] = dictionarySerial
                 }
             }
         }
@@ -453,10 +452,11 @@ struct BinaryObjectReader {
     }
 
     /// The big-endian unsigned integer of `size` (1…8) bytes at `offset`. Every such field (an offset-table entry, a
-    /// reference, a length or a number) ends at least 32 bytes before the end of the input, where the trailer is,
-    /// so a whole word can be loaded and shifted down: no branch on the size.
+    /// reference, a length or a number) ends by the end of the offset table, and the 32-byte trailer follows, so a
+    /// whole word can be loaded and shifted down: no branch on the size.
     @inline(__always) private func readUInt(at offset: Int, size: Int) -> UInt64 {
-        assert(size >= 1 && size <= 8 && offset + 8 <= inputCount, "field outside the readable input")
+        assert(size >= 1 && size <= 8 && offset + size <= trailer.offsetTableOffset + trailer.objectCount * trailer.offsetSize,
+               "field outside the object area and offset table")
         return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &>> UInt64(64 &- 8 &* size)
     }
 

@@ -11,14 +11,13 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
     public typealias Index = Int
 
     /// One key and its value, as stored.
-    @usableFromInline struct Entry {
-        @usableFromInline var key: String
-        @usableFromInline var value: PlistValue
-        @usableFromInline init(key: String, value: PlistValue) { self.key = key; self.value = value }
+    struct Entry {
+        var key: String
+        var value: PlistValue
     }
 
     /// Nil until the first entry: empty dictionaries allocate nothing.
-    @usableFromInline var storage: PlistDictionaryStorage?
+    var storage: PlistDictionaryStorage?
 
     // Built only past a small size. A hashed lookup is faster from ~8 keys (about 10 ns against 30–55 ns for a
     // scan of 8–16), but each table costs an allocation and hashing every key while parsing: measured, 16 parses
@@ -105,33 +104,20 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
     /// distinct and `index` built over them when `count` is past `indexThreshold` (see `PlistKeyIndex.forDictionary`).
     init(movingUniqueKeys keys: UnsafeMutablePointer<String>, values: UnsafeMutablePointer<PlistValue>, count: Int,
          index: PlistKeyIndex?) {
-        storage = count == 0 ? nil : PlistDictionaryStorage.moving(keys: keys, values: values, count: count, index: index)
+        storage = .filled(count: count, index: index) { Entry(key: (keys + $0).move(), value: (values + $0).move()) }
     }
 
     /// A dictionary of `keys` and `values` (copied, the same count); the same conditions on the keys.
     init(uniqueKeys keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<PlistValue>, index: PlistKeyIndex?) {
         precondition(keys.count == values.count, "as many values as keys")
-        let count = keys.count
-        guard count > 0 else { storage = nil; return }
-        let s = PlistDictionaryStorage.make(capacity: count)
-        let e = s.entries
-        for i in 0..<count { (e + i).initialize(to: Entry(key: keys[i], value: values[i])) }
-        s.count = count
-        s.index = index
-        storage = s
+        storage = .filled(count: keys.count, index: index) { Entry(key: keys[$0], value: values[$0]) }
     }
 
     /// A dictionary with the keys (and index) of `model` and `model.count` values moved out of `values`.
     init(keysOf model: PlistDictionary, movingValues values: UnsafeMutablePointer<PlistValue>) {
-        guard let source = model.storage else { storage = nil; return }
-        let count = source.count
-        let s = PlistDictionaryStorage.make(capacity: count)
-        let e = s.entries
-        let keys = source.entries
-        for i in 0..<count { (e + i).initialize(to: Entry(key: keys[i].key, value: (values + i).move())) }
-        s.count = count
-        s.index = source.index
-        storage = s
+        storage = model.withEntries { keys in
+            .filled(count: keys.count, index: model.keyIndex) { Entry(key: keys[$0].key, value: (values + $0).move()) }
+        }
     }
 
     /// The value at `position` (which must be valid).
@@ -176,9 +162,9 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         (s.entries + n).initialize(to: Entry(key: key, value: value))
         s.count = n + 1
         if s.headerPointer.pointee.index != nil {
-            s.headerPointer.pointee.index!.appended(KeyColumn(UnsafeBufferPointer(start: s.entries, count: n + 1)))
+            s.headerPointer.pointee.index!.appended(s.keyColumn)
         } else if n + 1 > Self.indexThreshold {
-            s.index = PlistKeyIndex(uniqueKeys: KeyColumn(UnsafeBufferPointer(start: s.entries, count: n + 1)))
+            s.index = PlistKeyIndex(uniqueKeys: s.keyColumn)
         }
     }
 
@@ -274,16 +260,14 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
 }
 
 /// The header of a dictionary's buffer: how many entries are live and fit, and the lookup index of a large one.
-@usableFromInline
 struct PlistDictionaryHeader {
-    @usableFromInline var count: Int32
-    @usableFromInline var capacity: Int32
-    @usableFromInline var index: PlistKeyIndex?
+    var count: Int32
+    var capacity: Int32
+    var index: PlistKeyIndex?
 }
 
 /// The buffer behind a `PlistDictionary`: a header, then `capacity` entries of which the first `count` are live.
 /// Changed only through a uniquely referenced dictionary (copy-on-write), so sharing it between threads is safe.
-@usableFromInline
 final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDictionary.Entry> {
     /// A buffer with room for `capacity` entries, none live.
     static func make(capacity: Int) -> PlistDictionaryStorage {
@@ -294,15 +278,13 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
         return unsafeDowncast(buffer, to: PlistDictionaryStorage.self)
     }
 
-    /// A buffer holding `count` entries moved from `keys` and `values` (left uninitialized), keys known distinct;
-    /// `index` must have been built over these keys when `count` is past the threshold.
-    static func moving(keys: UnsafeMutablePointer<String>, values: UnsafeMutablePointer<PlistValue>, count: Int,
-                       index: PlistKeyIndex?) -> PlistDictionaryStorage {
+    /// A buffer of `count` entries made by `entry(i)`, with `index` (built over those keys, or nil); nil when empty.
+    @inline(__always)
+    static func filled(count: Int, index: PlistKeyIndex?, _ entry: (Int) -> PlistDictionary.Entry) -> PlistDictionaryStorage? {
+        guard count > 0 else { return nil }
         let s = make(capacity: count)
         let e = s.entries
-        for i in 0..<count {
-            (e + i).initialize(to: PlistDictionary.Entry(key: (keys + i).move(), value: (values + i).move()))
-        }
+        for i in 0..<count { (e + i).initialize(to: entry(i)) }
         s.count = count
         s.index = index
         return s
@@ -325,6 +307,9 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
 
     @inline(__always) var entryCapacity: Int { Int(headerPointer.pointee.capacity) }
 
+    /// The keys of the live entries, as the index reads them.
+    @inline(__always) var keyColumn: KeyColumn { KeyColumn(UnsafeBufferPointer(start: entries, count: count)) }
+
     @inline(__always) var index: PlistKeyIndex? {
         get { headerPointer.pointee.index }
         set { headerPointer.pointee.index = newValue }
@@ -333,10 +318,8 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
     /// The position of `key` among the live entries, compared by exact scalars.
     func position(of key: String) -> Int? {
         let header = headerPointer
+        if header.pointee.index != nil { return header.pointee.index?.position(of: key, in: keyColumn) }
         let n = Int(header.pointee.count)
-        if header.pointee.index != nil {
-            return header.pointee.index?.position(of: key, in: KeyColumn(UnsafeBufferPointer(start: entries, count: n)))
-        }
         let e = entries
         var i = 0
         while i < n {
@@ -350,7 +333,7 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
     func rebuildIndex() {
         index = nil  // releases a uniquely held table before the new one is allocated
         if count > PlistDictionary.indexThreshold {
-            index = PlistKeyIndex(uniqueKeys: KeyColumn(UnsafeBufferPointer(start: entries, count: count)))
+            index = PlistKeyIndex(uniqueKeys: keyColumn)
         }
     }
 

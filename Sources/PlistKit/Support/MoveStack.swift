@@ -13,7 +13,10 @@ struct MoveStack<Element> {
 
     @inline(__always) var last: Element? { count > 0 ? base[count - 1] : nil }
 
-    @inline(__always) subscript(i: Int) -> Element { base[i] }
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
+    }
 
     @inline(__always) mutating func append(_ element: consuming Element) {
         if count == capacity { grow() }

@@ -58,11 +58,14 @@ import TestSupport
         var d = PlistDictionary()
         var model: [(String, PlistValue)] = []
         var snapshots: [(PlistDictionary, [(String, PlistValue)])] = []
+        var wasIndexed = false, shrankBack = false
         func position(_ key: String) -> Int? { model.firstIndex { $0.0.unicodeScalars.elementsEqual(key.unicodeScalars) } }
         for step in 0..<3000 {
             let key = keyPool[Int.random(in: 0..<keyPool.count, using: &rng)]
             let value: PlistValue = step % 3 == 0 ? .string("value \(step) with a heap-allocated text") : .integer(PlistInteger(step))
-            switch Int.random(in: 0..<10, using: &rng) {
+            // The last third mostly removes, so dictionaries shrink back through the index threshold.
+            let draw = Int.random(in: 0..<10, using: &rng)
+            switch step >= 2000 && draw < 8 ? 4 : draw {
             case 0..<4:
                 d[key] = value
                 if let p = position(key) { model[p].1 = value } else { model.append((key, value)) }
@@ -85,7 +88,11 @@ import TestSupport
                 if let p = position(key) { model[p].1 = value } else { model.append((key, value)) }
             }
             #expect(d.count == model.count)
+            // The index exists exactly past the threshold: built on the way up, dropped on the way down.
+            #expect((d.keyIndex != nil) == (d.count > PlistDictionary.indexThreshold))
+            if d.count > PlistDictionary.indexThreshold { wasIndexed = true } else if wasIndexed { shrankBack = true }
         }
+        #expect(wasIndexed && shrankBack, "the edits crossed the index threshold both ways")
         snapshots.append((d, model))
         for (snapshot, expected) in snapshots {
             #expect(snapshot.count == expected.count)

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// Hostile inputs: entity expansion, external entities, resource caps, concurrency, and libxml2's console output.
