@@ -151,7 +151,7 @@ struct BinaryObjectReader {
 
     // MARK: Scalars
 
-    private func integer(_ low: Int, at offset: Int) throws -> PlistValue {
+    private mutating func integer(_ low: Int, at offset: Int) throws -> PlistValue {
         guard low <= 4 else {
             throw error(.syntax, "integer with \(low > 8 ? "more than 256" : String(1 << low)) bytes (only 1, 2, 4, 8 and 16 exist)", at: offset)
         }
@@ -172,7 +172,7 @@ struct BinaryObjectReader {
         }
     }
 
-    private func real(_ low: Int, at offset: Int) throws -> PlistValue {
+    private mutating func real(_ low: Int, at offset: Int) throws -> PlistValue {
         switch low {
         case 2:
             try need(offset + 5, "real", at: offset)
@@ -185,7 +185,7 @@ struct BinaryObjectReader {
         }
     }
 
-    private func date(at offset: Int) throws -> PlistValue {
+    private mutating func date(at offset: Int) throws -> PlistValue {
         try need(offset + 9, "date", at: offset)
         let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
         if strictDates, !seconds.isFinite {
@@ -194,7 +194,7 @@ struct BinaryObjectReader {
         return .date(PlistDate(secondsSinceReferenceDate: seconds))
     }
 
-    private func uid(_ low: Int, at offset: Int) throws -> PlistValue {
+    private mutating func uid(_ low: Int, at offset: Int) throws -> PlistValue {
         let size = low + 1
         try need(offset + 1 + size, "UID", at: offset)
         var value: UInt64 = 0
