@@ -82,8 +82,16 @@ struct BinaryObjectReader {
         let offset = try checkedOffset ?? objectOffset(index)
         // Fixed-size scalars take O(1) to decode, allocate nothing and hold nothing: no memo, cycle or budget
         // bookkeeping (every reference to one costs a byte of input). Half the objects of a typical file.
-        let kind = base.load(fromByteOffset: offset, as: UInt8.self) >> 4
-        if kind <= 0x3 || kind == 0x8 { return try leaf(at: offset) }
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        let kind = marker >> 4
+        if kind <= 0x3 || kind == 0x8 {
+            // Booleans and one-byte integers (the commonest scalars) without a call.
+            if marker & 0xFE == 0x08 { return .bool(marker == 0x09) }
+            if marker == 0x10, offset + 2 <= objectsEnd {
+                return .integer(PlistInteger(Int64(base.load(fromByteOffset: offset + 1, as: UInt8.self))))
+            }
+            return try leaf(at: offset)
+        }
         let slot = slots[index]
         if slot > 0 { return memo[Int(slot) - 1] }
         if slot <= Self.firstKey { return .string(keyTable[Int(Self.firstKey - slot)]) }
