@@ -201,6 +201,12 @@ enum FileSystem {
         return names
     }
 
+    /// Whether `path` is a directory (following symlinks).
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Text of a NUL-terminated `CChar` buffer.
     static func cString(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -39,6 +39,8 @@ public enum DefaultsCommand {
           rename <domain> <old_key> <new_key>  renames old_key to new_key
           delete <domain>                      deletes domain
           delete <domain> <key>                deletes key in domain
+          delete-all <domain>                  deletes the domain from all containers
+          delete-all <domain> <key>            deletes key in domain from all containers
           import <domain> <path to plist>      writes the plist at path to domain
           import <domain> -                    writes a plist from stdin to domain
           export <domain> <path to plist>      saves domain as a binary plist to path
@@ -47,8 +49,9 @@ public enum DefaultsCommand {
           find <word>                          lists all entries containing word
           help                                 print this help
 
-        <domain> is ( <domain_name> | -globalDomain | -g )
+        <domain> is ( <domain_name> | -app <application_name> | -globalDomain | -g )
                  or a path to a file omitting the '.plist' extension
+        -app finds an installed desktop entry (by ID, Name, or last ID component) and uses its ID.
 
         <value> is one of:
           <value_rep>
@@ -65,13 +68,19 @@ public enum DefaultsCommand {
 
         Files: $XDG_CONFIG_HOME (default ~/.config)/<domain>.plist; -currentHost uses ByHost/<domain>.<machine-id>.plist.
         Managed (read-only) domains: $PREFERENCES_MANAGED_DIR (default /etc/preferences/managed).
+        Containers: ~/.var/app/<id>/config (Flatpak); delete-all also covers the files above.
 
         """
 
-    /// Runs one command line (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String], environment: PreferencesEnvironment, io: DefaultsIO) -> Int32 {
+    /// Runs one command line (without the program name) and returns the exit status. `system` says where
+    /// applications (for `-app`) and containers (for `-container <id>` and `delete-all`) are found.
+    public static func run(
+        _ arguments: [String], environment: PreferencesEnvironment, io: DefaultsIO,
+        system: DefaultsSystem = .fromEnvironment()
+    ) -> Int32 {
         var args = arguments[...]
         var host = PreferencesHost.any
+        let uncontained = environment
         var environment = environment
         // Global options before the verb.
         while let first = args.first, first.hasPrefix("-") {
@@ -84,10 +93,7 @@ public enum DefaultsCommand {
                 // A container path, or a Flatpak app id (its config directory is ~/.var/app/<id>/config).
                 guard args.count >= 2 else { io.err(usage); return 1 }
                 let id = args[args.startIndex + 1]
-                let root = id.contains("/") ? id : PreferencesLocations.homeDirectory() + "/.var/app/\(id)/config"
-                environment = PreferencesEnvironment(
-                    locations: environment.locations.contained(in: root), options: environment.options,
-                    applicationDomain: environment.applicationDomain, logsToStandardError: environment.events.logsToStandardError)
+                environment = contained(environment, in: id.contains("/") ? id : system.containerRoot(id))
                 args = args.dropFirst(2)
             case "-verbose": args = args.dropFirst()
             default:
@@ -99,7 +105,16 @@ public enum DefaultsCommand {
             io.err(usage)
             return 255
         }
-        let operands = Array(args.dropFirst())
+        var operands = Array(args.dropFirst())
+        // `-app <name>` stands for one domain operand, wherever a verb takes one (always first).
+        if operands.first?.lowercased() == "-app" {
+            guard operands.count >= 2 else { io.err(usage); return 1 }
+            guard let domain = system.applicationDomain(named: operands[1]) else {
+                io.err("Couldn't find an application named \"\(operands[1])\"; defaults unchanged\n")
+                return 1
+            }
+            operands.replaceSubrange(0..<2, with: [domain])
+        }
         let tool = Runner(environment: environment, io: io, host: host)
         switch verb {
         case "read": return tool.read(operands)
@@ -107,6 +122,10 @@ public enum DefaultsCommand {
         case "write": return tool.write(operands)
         case "rename": return tool.rename(operands)
         case "delete", "remove": return tool.delete(operands)
+        case "delete-all":
+            // Every container, whichever one `-container` named.
+            let everywhere = [uncontained] + system.containerRoots().map { contained(uncontained, in: $0) }
+            return Runner.deleteAll(operands, in: everywhere.map { Runner(environment: $0, io: io, host: host) })
         case "domains": return tool.domains(operands)
         case "find": return tool.find(operands)
         case "export": return tool.export(operands)
@@ -117,6 +136,13 @@ public enum DefaultsCommand {
             io.err(usage)
             return 1
         }
+    }
+
+    /// `environment` with the user's files in `root` instead.
+    static func contained(_ environment: PreferencesEnvironment, in root: String) -> PreferencesEnvironment {
+        PreferencesEnvironment(
+            locations: environment.locations.contained(in: root), options: environment.options,
+            applicationDomain: environment.applicationDomain, logsToStandardError: environment.events.logsToStandardError)
     }
 
     /// One invocation's state.
@@ -340,6 +366,35 @@ public enum DefaultsCommand {
             guard !managedKey(t, key) else { return notWritable(t, key) }
             t.file.set(nil, forKey: key)
             return save(t)
+        }
+
+        /// `delete-all <domain> [<key>]`: `delete` in each of `runners` (one per container) that has the domain
+        /// or key. Fails, changing nothing, when none has it or the key is managed.
+        static func deleteAll(_ operands: [String], in runners: [Runner]) -> Int32 {
+            guard let first = runners.first else { return 1 }
+            guard (1...2).contains(operands.count) else { return first.usageError() }
+            var targets: [Target] = []
+            for runner in runners {
+                guard let t = runner.target(operands[0]) else { return first.usageError() }
+                // A domain given as a path is one file, whichever container is asked.
+                guard !targets.contains(where: { $0.file.path == t.file.path }) else { continue }
+                let values = t.file.snapshot(force: true)
+                if operands.count == 1 ? !values.isEmpty : values[operands[1]] != nil { targets.append(t) }
+            }
+            guard !targets.isEmpty else {
+                return first.fail("Domain (\(operands[0])) not found.\nDefaults have not been changed.")
+            }
+            if operands.count == 2, first.managedKey(targets[0], operands[1]) { return first.notWritable(targets[0], operands[1]) }
+            var status: Int32 = 0
+            for t in targets {
+                if operands.count == 1 {
+                    do { try t.file.discardChangesAndDelete() } catch { status = first.fail("Could not write domain \(t.name); exiting") }
+                } else {
+                    t.file.set(nil, forKey: operands[1])
+                    if first.save(t) != 0 { status = 1 }
+                }
+            }
+            return status
         }
 
         // MARK: domains, find

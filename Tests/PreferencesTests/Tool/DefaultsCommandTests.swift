@@ -20,6 +20,10 @@ import Testing
 
     struct Tool {
         let dir = TempDirectory("defaults")
+        /// Applications under `<dir>/data-home` then `<dir>/data`, containers under `<dir>/containers`.
+        var system: DefaultsSystem {
+            DefaultsSystem(dataDirectories: [dir.path + "/data-home", dir.path + "/data"], containersDirectory: dir.path + "/containers")
+        }
         func run(_ args: String...) -> (status: Int32, out: String, err: String) {
             run(args)
         }
@@ -27,8 +31,14 @@ import Testing
             let capture = Capture()
             capture.stdin = stdin
             // A fresh environment per invocation, as a fresh process would have.
-            let status = DefaultsCommand.run(args, environment: dir.environment(), io: capture.io)
+            let status = DefaultsCommand.run(args, environment: dir.environment(), io: capture.io, system: system)
             return (status, capture.out, capture.err)
+        }
+        /// Installs a desktop entry `applications/<relativePath>` under data directory `data`.
+        func install(_ relativePath: String, in data: String = "data", _ text: String) throws {
+            let url = URL(fileURLWithPath: dir.path + "/\(data)/applications/\(relativePath)")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
         }
         func file(_ domain: String) throws -> PlistValue {
             try dir.readPlistWithFoundation(dir.locations.path(domain: domain))
@@ -152,6 +162,77 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: "com.other")))
         #expect(t.run("-container", box, "read", "com.other", "k").out == "inside\n")
         #expect(t.run("read", "com.other", "k").status == 1)
+    }
+
+    @Test func appNamesADesktopEntry() throws {
+        let t = Tool()
+        try t.install("org.example.Calc.desktop", "# comment\n[Desktop Entry]\nType=Application\nName[fr]=Calculette\nName = Pocket\\sCalculator\nExec=calc\n")
+        try t.install("tools/grep.desktop", "[Desktop Entry]\nName=Finder\n")
+        try t.install("org.example.Link.desktop", "[Desktop Entry]\nType=Link\nName=Site\n")
+        try t.install("notes.desktop", "[Desktop Action New]\nName=Notes\n")
+        // By name (spaces in the value are escaped as \s), by ID and by the ID's last component, case aside.
+        #expect(t.run("write", "-app", "pocket calculator", "k", "-string", "v").status == 0)
+        #expect(try t.file("org.example.Calc") == ["k": "v"])
+        #expect(t.run("read", "-app", "ORG.example.calc", "k").out == "v\n")
+        #expect(t.run("read-type", "-app", "calc", "k").out == "Type is string\n")
+        #expect(t.run("read", "-app", "org.example.Calc.desktop", "k").out == "v\n")
+        // A file in a subdirectory has the subdirectory in its ID.
+        #expect(t.run("write", "-APP", "finder", "k", "-int", "1").status == 0)
+        #expect(try t.file("tools-grep") == ["k": 1])
+        // Not applications: a link, a file without a [Desktop Entry] group, a localised name.
+        for name in ["Site", "Notes", "Calculette", ""] {
+            let r = t.run("read", "-app", name)
+            #expect(r.status == 1)
+            #expect(r.err == "Couldn't find an application named \"\(name)\"; defaults unchanged\n")
+        }
+        #expect(t.run("read", "-app").status == 1)
+    }
+
+    @Test func appEntriesFollowDataDirectoryPrecedence() throws {
+        let t = Tool()
+        try t.install("org.example.Shadow.desktop", in: "data-home", "[Desktop Entry]\nName=Mine\nHidden=true\n")
+        try t.install("org.example.Shadow.desktop", "[Desktop Entry]\nName=Shadow\n")
+        try t.install("org.example.A.desktop", in: "data-home", "[Desktop Entry]\nName=Editor\n")
+        try t.install("org.example.B.desktop", "[Desktop Entry]\nName=Editor\n")
+        // The user's Hidden entry removes the system one with the same ID.
+        #expect(t.run("write", "org.example.Shadow", "k", "-int", "1").status == 0)
+        for name in ["Shadow", "org.example.Shadow", "Mine"] {
+            #expect(t.run("read", "-app", name, "k") == (1, "", "Couldn't find an application named \"\(name)\"; defaults unchanged\n"))
+        }
+        // Two entries with one name: the more important directory wins.
+        #expect(t.run("write", "-app", "Editor", "k", "-string", "a").status == 0)
+        #expect(try t.file("org.example.A") == ["k": "a"])
+        // An exact ID beats a name match elsewhere.
+        try t.install("Editor.desktop", "[Desktop Entry]\nName=Other\n")
+        #expect(t.run("write", "-app", "editor", "k", "-string", "e").status == 0)
+        #expect(try t.file("Editor") == ["k": "e"])
+    }
+
+    @Test func deleteAllReachesEveryContainer() throws {
+        let t = Tool()
+        let d = "com.example.shared"
+        #expect(t.run("write", d, "k", "-int", "1").status == 0)
+        #expect(t.run("write", d, "keep", "-int", "0").status == 0)
+        for id in ["org.example.One", "org.example.Two"] {
+            #expect(t.run("-container", id, "write", d, "k", "-int", "2").status == 0)
+            #expect(try t.dir.readPlistWithFoundation(t.dir.path + "/containers/\(id)/config/\(d).plist") == ["k": 2])
+        }
+        #expect(t.run("-container", "org.example.Three", "write", "com.example.other", "k", "-int", "3").status == 0)
+        // A key: removed wherever it is; the other keys stay.
+        #expect(t.run("delete-all", d, "k") == (0, "", ""))
+        #expect(try t.file(d) == ["keep": 0])
+        for id in ["org.example.One", "org.example.Two"] {
+            #expect(t.run("-container", id, "read", d, "k").status == 1)
+        }
+        #expect(t.run("delete-all", d, "k") == (1, "", "Domain (\(d)) not found.\nDefaults have not been changed.\n"))
+        // The domain: gone from every container; other domains untouched.
+        #expect(t.run("-container", "org.example.Two", "write", d, "x", "-int", "4").status == 0)
+        #expect(t.run("delete-all", d).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: t.dir.locations.path(domain: d)))
+        #expect(!FileManager.default.fileExists(atPath: t.dir.path + "/containers/org.example.Two/config/\(d).plist"))
+        #expect(t.run("-container", "org.example.Three", "read", "com.example.other", "k").out == "3\n")
+        #expect(t.run("delete-all", d).status == 1)
+        #expect(t.run("delete-all").status == 1)
     }
 
     @Test func domainGivenAsPath() throws {
