@@ -14,6 +14,20 @@ public enum ExternalTool {
         return nil
     }
 
+    /// The Swift toolchain's Apple `plutil` (swift-corelibs-foundation's), or nil when there is none. It is the one
+    /// beside the real `swift` binary (the first `swift` on PATH, symlinks resolved), not the first `plutil` on PATH:
+    /// GNUstep's `plutil` is a different tool and is often earlier there (`/usr/bin`). Its `-help` must say "Running
+    /// in Swift mode", which GNUstep's does not, so a stray binary in the toolchain directory is not taken for it.
+    public static let toolchainPlutil: String? = {
+        guard let swift = find("swift") else { return nil }
+        let candidate = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("plutil").path
+        guard FileManager.default.isExecutableFile(atPath: candidate),
+              let help = try? run(candidate, ["-help"]),
+              String(decoding: help.stdout + help.stderr, as: UTF8.self).contains("Swift mode") else { return nil }
+        return candidate
+    }()
+
     /// Runs `executable` with `arguments` (in `directory`, if given), feeding `input` on stdin.
     public static func run(_ executable: String, _ arguments: [String], input: Data = Data(),
                            environment: [String: String]? = nil, in directory: URL? = nil) throws -> Result {

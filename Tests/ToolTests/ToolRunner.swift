@@ -27,17 +27,8 @@ enum ToolRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// Apple's `plutil` from the Swift toolchain (beside `swift`; a GNUstep `plutil` on PATH is a different tool).
-    static let apple: String? = {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let swift = "\(dir)/swift"
-            guard FileManager.default.isExecutableFile(atPath: swift) else { continue }
-            let candidate = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent()
-                .appendingPathComponent("plutil").path
-            return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-        }
-        return nil
-    }()
+    /// Apple's `plutil` from the Swift toolchain (`ExternalTool.toolchainPlutil`: beside `swift`, not GNUstep's).
+    static var apple: String? { ExternalTool.toolchainPlutil }
 
     static let oursMissing: Comment = "the built plutil was not found next to the test bundle (set PLUTIL to its path)"
     static let appleMissing: Comment = "the Swift toolchain's plutil (next to `swift` on PATH) is the differential oracle"

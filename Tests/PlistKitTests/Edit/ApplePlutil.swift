@@ -4,16 +4,10 @@ import Testing
 import TestSupport
 
 /// The Swift toolchain's own `plutil` (Apple's rewrite in swift-corelibs-foundation), run as a real process: the
-/// oracle for the editing, description and value-parsing tests. It sits next to the `swift` driver; a GNUstep
-/// `plutil` earlier on PATH must not be mistaken for it.
+/// oracle for the editing, description and value-parsing tests.
 enum ApplePlutil {
-    /// The tool's path, or nil when no Swift toolchain with `plutil` is on PATH.
-    static let path: String? = {
-        guard let swift = ExternalTool.find("swift") else { return nil }
-        let resolved = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
-        let candidate = resolved.deletingLastPathComponent().appendingPathComponent("plutil").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
+    /// The tool's path (`ExternalTool.toolchainPlutil`), or nil when no Swift toolchain with `plutil` is on PATH.
+    static var path: String? { ExternalTool.toolchainPlutil }
 
     static let missingReason: Comment = "the Swift toolchain's plutil (next to `swift` on PATH) is needed as the oracle"
 

@@ -2,22 +2,9 @@ import Foundation
 @testable import PlistKit
 import TestSupport
 
-/// Shared helpers for the JSON tests: the Apple `plutil` of the Swift toolchain, and value generators that stay
-/// inside what JSON can carry.
+/// Shared helpers for the JSON tests: value generators that stay inside what JSON can carry, and the oracles
+/// (Foundation, Python's `json`) the writer and reader are checked against.
 enum JSONTestSupport {
-    /// The Swift toolchain's Apple `plutil` (next to the real `swift` binary). A GNUstep `plutil` may come first on
-    /// PATH, so PATH alone is not used.
-    static let applePlutil: String? = {
-        guard let swift = ExternalTool.find("swift") else { return nil }
-        let resolved = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
-        let candidate = resolved.deletingLastPathComponent().appendingPathComponent("plutil").path
-        guard FileManager.default.isExecutableFile(atPath: candidate) else { return nil }
-        // Apple's prints "Running in Swift mode" in its help; GNUstep's does not.
-        guard let r = try? ExternalTool.run(candidate, ["-help"]),
-              String(decoding: r.stdout + r.stderr, as: UTF8.self).contains("Swift mode") else { return nil }
-        return candidate
-    }()
-
     /// Random values JSON can hold: no dates, data, UIDs or non-finite reals; the root is a container.
     static func randomJSONValue(seed: UInt64, unicode: Bool, float32: Bool = false) -> PlistValue {
         var config = RandomPlist.Config()

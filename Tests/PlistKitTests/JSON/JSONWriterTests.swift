@@ -157,9 +157,9 @@ import TestSupport
         #expect(S.text(try S.ours(value, pretty: true)) == S.text(apple))
     }
 
-    @Test(.enabled(if: JSONTestSupport.applePlutil != nil, "the Swift toolchain's Apple plutil was not found next to swift"))
+    @Test(.enabled(if: ExternalTool.toolchainPlutil != nil, "the Swift toolchain's Apple plutil was not found next to swift"))
     func matchesTheToolchainPlutilByteForByte() throws {
-        let plutil = try #require(JSONTestSupport.applePlutil)
+        let plutil = try #require(ExternalTool.toolchainPlutil)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plistkit-json-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
