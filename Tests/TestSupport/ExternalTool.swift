@@ -5,11 +5,12 @@ import Foundation
 public enum ExternalTool {
     public struct Result: Sendable { public var status: Int32; public var stdout: Data; public var stderr: Data }
 
-    /// The full path of `name` on PATH, or nil.
-    public static func find(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
+    /// The full path of `name` on PATH, then in `extraDirectories` (in order), or nil.
+    public static func find(_ name: String, extraDirectories: [String] = []) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        for dir in path + extraDirectories {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Bookmarks
+import TestSupport
 
 /// A temporary directory on the real filesystem, removed (after unmounting anything mounted in it) on deinit.
 final class Scratch: @unchecked Sendable {
@@ -53,30 +54,21 @@ final class Scratch: @unchecked Sendable {
     }
 }
 
-/// Runs real processes for tests.
+/// Runs real processes for tests (through `ExternalTool`, which drains stdout and stderr together).
 enum Shell {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
+    /// Runs `executable` to completion with empty stdin; its output as text.
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let r = try ExternalTool.run(executable, arguments)
+        return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+                      stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 
+    /// `name` on PATH, else in the sbin directories: `losetup`, `mkfs.ext4` and `mount` live there, and a non-root
+    /// PATH often leaves them out.
     static func find(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
+        ExternalTool.find(name, extraDirectories: ["/usr/sbin", "/sbin"])
     }
 
     static var isRoot: Bool { geteuid() == 0 }
