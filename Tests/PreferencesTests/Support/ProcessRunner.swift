@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the package's executables (`defaults`, `PreferencesTestHelper`) as real processes with an environment whose
 /// preference roots point into a temp directory, never the real home.
@@ -37,8 +38,8 @@ struct ProcessRunner {
         var stderr: String
     }
 
-    /// Starts `name` with `arguments`; the caller waits or kills.
-    func start(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> (Process, Pipe, Pipe) {
+    /// Starts `name` with `arguments` and no input; the caller reads the pipes, waits or kills.
+    func start(_ name: String, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         guard let path = Self.executable(name) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.productsDirectory + "/" + name])
         }
@@ -50,27 +51,20 @@ struct ProcessRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        if let stdin {
-            let input = Pipe()
-            process.standardInput = input
-            try process.run()
-            input.fileHandleForWriting.write(stdin)
-            try input.fileHandleForWriting.close()
-        } else {
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        }
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
         return (process, out, err)
     }
 
-    /// Runs to completion.
+    /// Runs to completion (through `ExternalTool`, which drains stdout and stderr together, so neither pipe can
+    /// fill and stall the child).
     func run(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let (process, out, err) = try start(name, arguments, stdin: stdin)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let path = Self.executable(name) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.productsDirectory + "/" + name])
+        }
+        let r = try ExternalTool.run(
+            path, arguments, input: stdin ?? Data(), environment: environment, in: URL(fileURLWithPath: directory.path))
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 }
