@@ -4,13 +4,14 @@ import FoundationEssentials
 ///
 /// Objects met a second time are remembered by their object index, so shared subtrees cost their size at most
 /// twice (the first decode cannot know it will be shared; writers share mostly scalars, which are cheap); objects
-/// met once need no memo, fixed-size scalars (numbers, dates, Booleans, UIDs) need no bookkeeping at all, and
-/// strings of ≤ 15 UTF-8 bytes (which Swift stores inline) are cheaper to decode again than to keep. Dictionary
-/// keys go to a table of the document's distinct keys on first use (see `slots`).
+/// met once need no memo, and fixed-size scalars (numbers, dates, Booleans, UIDs) need no bookkeeping at all. Short
+/// strings are remembered too: a memo load is cheaper than validating and packing even ≤ 15 bytes again, and
+/// writers share strings most of all. Dictionary keys go to a table of the document's distinct keys on first use
+/// (see `slots`).
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
-/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a fixed-size scalar or
-/// of a short string met again charges its byte span to a budget of four times the object area (each object is decoded at
-/// most twice), so overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
+/// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a fixed-size scalar
+/// charges its byte span to a budget of four times the object area (each object is decoded at most twice), so
+/// overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
     private let trailer: BinaryTrailer
@@ -19,15 +20,13 @@ struct BinaryObjectReader {
     private let maxDepth: Int
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
-    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedInline` (a short string, not kept),
-    /// `decodedOnce` (not kept until it is met again), 1 + its position in `memo`, or — for a string met as a
+    /// Per object: `notStarted`, `inProgress` (on the current path), `decodedOnce` (not kept until it is met
+    /// again), 1 + its position in `memo`, or — for a string met as a
     /// dictionary key — `firstKey` minus its position in `keyTable`. Key objects with the same scalars share a
     /// position, so each is decoded and hashed once per document, a key costs two loads, and duplicate detection
     /// compares integers.
     private let slots: UnsafeMutablePointer<Int32>
     private var memo: [PlistValue] = []
-    /// Whether the span of the object being decoded is charged to `budget` (all but a short string decoded again).
-    private var chargesBudget = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
@@ -44,9 +43,8 @@ struct BinaryObjectReader {
 
     private static let notStarted: Int32 = 0
     private static let inProgress: Int32 = -1
-    private static let decodedInline: Int32 = -2
-    private static let decodedOnce: Int32 = -3
-    private static let firstKey: Int32 = -4
+    private static let decodedOnce: Int32 = -2
+    private static let firstKey: Int32 = -3
 
     /// Decodes the root object of `bytes` (which `trailer` describes).
     static func readRoot(_ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions) throws -> PlistValue {
@@ -98,13 +96,11 @@ struct BinaryObjectReader {
         if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
-        // A short string decoded again costs nothing new; anything else is charged again.
-        chargesBudget = slot != Self.decodedInline
         // Containers are read from here, not through `leaf`: each nesting level then costs two stack frames.
         let value = kind == 0xA ? try array(index, at: offset, depth: depth)
             : kind == 0xD ? try dictionary(index, at: offset, depth: depth) : try leaf(at: offset)
         if slot == Self.notStarted {
-            slots[index] = Self.isShortString(value) ? Self.decodedInline : Self.decodedOnce
+            slots[index] = Self.decodedOnce
         } else if slot == Self.decodedOnce {
             memo.append(value)
             slots[index] = Int32(memo.count)
@@ -112,13 +108,6 @@ struct BinaryObjectReader {
             slots[index] = slot  // a repeated decode: undo `enter`'s in-progress mark
         }
         return value
-    }
-
-    /// Strings Swift stores inline: decoding one again is cheaper than remembering it (a memo entry per repeated
-    /// short string costs more, in memo growth, than revalidating ≤ 15 ASCII bytes).
-    @inline(__always) private static func isShortString(_ value: PlistValue) -> Bool {
-        if case .string(let s) = value { return s.utf8.count <= 15 }
-        return false
     }
 
     /// The offset of object `index`, checked to lie inside the object area.
@@ -446,7 +435,7 @@ struct BinaryObjectReader {
         guard end <= objectsEnd else {
             throw error(.truncated, "object of \(count) × \(unit) bytes runs past the object area (which ends at \(objectsEnd))", at: offset)
         }
-        if chargesBudget { budget -= end - offset }
+        budget -= end - offset
         guard budget >= 0 else {
             throw error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
         }
