@@ -26,7 +26,7 @@ struct BinaryObjectReader {
     /// position, so each is decoded and hashed once per document, a key costs two loads, and duplicate detection
     /// compares integers.
     private let slots: UnsafeMutablePointer<Int32>
-    private var memo: [PlistValue] = []
+    private var memo = MoveStack<PlistValue>(capacity: 64)
     private var budget: Int
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
@@ -68,6 +68,7 @@ struct BinaryObjectReader {
             reader.valueStack.release()
             reader.keyTable.release()
             reader.keyStamps.release()
+            reader.memo.release()
         }
         return try reader.object(trailer.topObject, depth: 0)
     }
