@@ -96,7 +96,7 @@ public struct BookmarkURLArchiver: URLArchiver {
                 let replacement = r.isStale ? r.refreshedData.map { PlistValue.data(Data($0)) } : nil
                 return UnarchivedURL(url: r.url, replacement: replacement == value ? nil : replacement)
             }
-            if let path = Self.storedPath(ofBookmark: data) { return UnarchivedURL(url: URL(fileURLWithPath: path)) }
+            if let path = try? Self.storedPath(ofBookmark: data) { return UnarchivedURL(url: URL(fileURLWithPath: path)) }
             return LocationURLArchiver.read(value)
         default:
             return LocationURLArchiver.read(value)
@@ -138,11 +138,11 @@ public struct BookmarkURLArchiver: URLArchiver {
         }
     }
 
-    /// The path stored inside bookmark data (no file-system access); nil when the data does not parse.
-    static func storedPath(ofBookmark data: Data) -> String? {
-        guard let values = try? Bookmark.resourceValues(forKeys: [Bookmark.ResourceKey.path], fromBookmarkData: Array(data)),
-            case .string(let path)? = values[Bookmark.ResourceKey.path], path.hasPrefix("/")
-        else { return nil }
+    /// The path stored inside bookmark data (no file-system access): nil when it records no absolute path; throws
+    /// the container's error when the data does not parse.
+    static func storedPath(ofBookmark data: Data) throws(BookmarkError) -> String? {
+        let values = try Bookmark.resourceValues(forKeys: [Bookmark.ResourceKey.path], fromBookmarkData: Array(data))
+        guard case .string(let path)? = values[Bookmark.ResourceKey.path], path.hasPrefix("/") else { return nil }
         return path
     }
 

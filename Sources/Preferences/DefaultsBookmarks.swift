@@ -20,8 +20,7 @@ extension Defaults {
     /// Stores bookmark data as given (for example `refreshedData` from `resolveBookmark(forKey:)`, or data made with
     /// custom options), with the path it records. Throws `BookmarkError.corruptData` when `data` is not bookmark data.
     public func setBookmarkData(_ data: Data, forKey key: String) throws {
-        _ = try Bookmark.allKeys(fromBookmarkData: Array(data))
-        guard let path = BookmarkURLArchiver.storedPath(ofBookmark: data) else {
+        guard let path = try BookmarkURLArchiver.storedPath(ofBookmark: data) else {
             throw BookmarkError.corruptData(.missingKey("path (0x1004)"), offset: 0)
         }
         try trySet(BookmarkURLArchiver.stored(path: path, bookmark: data), forKey: key)
