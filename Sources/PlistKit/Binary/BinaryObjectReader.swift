@@ -3,15 +3,16 @@ import FoundationEssentials
 /// Decodes the objects of a `bplist00` document whose trailer has been validated.
 ///
 /// Objects met a second time are remembered by their object index, so shared subtrees cost their size at most
-/// twice (the first decode cannot know it will be shared; writers share mostly scalars, which are cheap); objects
-/// met once need no memo, and fixed-size scalars (numbers, dates, Booleans, UIDs) need no bookkeeping at all. Short
-/// strings are remembered too: a memo load is cheaper than validating and packing even ≤ 15 bytes again, and
-/// writers share strings most of all. Dictionary keys go to a table of the document's distinct keys on first use
-/// (see `slots`).
+/// twice (the first decode cannot know it will be shared; writers share scalars and strings, which are cheap to
+/// decode twice); objects met once need no memo, and fixed-size scalars (numbers, dates, Booleans, UIDs) need no
+/// bookkeeping at all. Short strings are remembered too: a memo load is cheaper than validating and packing even
+/// ≤ 14 bytes again. Dictionary keys go to a table of the document's distinct keys on first use (see `slots`).
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
 /// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a fixed-size scalar
-/// charges its byte span to a budget of four times the object area (each object is decoded at most twice), so
-/// overlapping objects cannot multiply the work or memory beyond a constant factor of the input.
+/// or the second one of a short ASCII string charges its byte span to a budget of four times the object area (each
+/// object is decoded at most twice), so overlapping objects cannot multiply the work or memory beyond a constant
+/// factor of the input. (A short string allocates nothing and costs at most 15 bytes of reading per decode, so many
+/// object indexes aliasing one are bounded by the offset table's size instead.)
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
     private let trailer: BinaryTrailer
@@ -27,6 +28,8 @@ struct BinaryObjectReader {
     /// compares integers.
     private let slots: UnsafeMutablePointer<Int32>
     private var memo = MoveStack<PlistValue>(capacity: 64)
+    /// Whether the span of the object being decoded is charged to `budget`.
+    private var chargesBudget = true
     private var budget: Int
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
@@ -97,16 +100,16 @@ struct BinaryObjectReader {
         if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
+        chargesBudget = slot == Self.notStarted || kind != 0x5 || marker & 0x0F == 0x0F
         // Containers are read from here, not through `leaf`: each nesting level then costs two stack frames.
         let value = kind == 0xA ? try array(index, at: offset, depth: depth)
             : kind == 0xD ? try dictionary(index, at: offset, depth: depth) : try leaf(at: offset)
         if slot == Self.notStarted {
             slots[index] = Self.decodedOnce
-        } else if slot == Self.decodedOnce {
+        } else {
+            assert(slot == Self.decodedOnce, "every other slot state returned or threw above")
             memo.append(value)
             slots[index] = Int32(memo.count)
-        } else {
-            slots[index] = slot  // a repeated decode: undo `enter`'s in-progress mark
         }
         return value
     }
@@ -148,6 +151,9 @@ struct BinaryObjectReader {
     }
 
     // MARK: Scalars
+    //
+    // `mutating` although they change nothing: a non-mutating call from the mutating decoders makes Swift copy the
+    // whole reader (240 bytes) to lend it, once per scalar.
 
     private mutating func integer(_ low: Int, at offset: Int) throws -> PlistValue {
         guard low <= 4 else {
@@ -436,7 +442,7 @@ struct BinaryObjectReader {
         guard end <= objectsEnd else {
             throw error(.truncated, "object of \(count) × \(unit) bytes runs past the object area (which ends at \(objectsEnd))", at: offset)
         }
-        budget -= end - offset
+        if chargesBudget { budget -= end - offset }
         guard budget >= 0 else {
             throw error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
         }

@@ -125,6 +125,22 @@ import TestSupport
         expectRejected("overlap", f.bytes, .invalidReference)
     }
 
+    /// The other side of the overlap budget: many object indexes aliasing one short string (which allocates nothing
+    /// and costs ≤ 15 bytes of reading per decode) is no attack, and CF reads such a file; it must not be rejected.
+    @Test func aliasedShortStringsAreAccepted() throws {
+        let n = 50_000
+        let text = String(repeating: "s", count: 14)
+        let refs = (1...UInt64(n)).flatMap { [$0, $0] }
+        var f = F([F.array(refs, refSize: 4), F.ascii(text)])
+        f.refSize = 4
+        f.offsetSize = 4
+        let stringOffset = UInt64(f.offset(of: 1))
+        f.offsetsOverride = [8] + Array(repeating: stringOffset, count: n)
+        f.countOverride = UInt64(n + 1)
+        let value = try PropertyList.read(f.bytes).value
+        #expect(value == .array(Array(repeating: .string(text), count: 2 * n)))
+    }
+
     /// Random corruptions of valid files: every outcome is a value or a `PlistError`, never a crash or hang.
     @Test func mutatedFilesNeverCrash() throws {
         var rng = SeededGenerator(seed: 42)
