@@ -51,7 +51,8 @@ public enum DefaultsCommand {
 
         <domain> is ( <domain_name> | -app <application_name> | -globalDomain | -g )
                  or a path to a file omitting the '.plist' extension
-        -app finds an installed desktop entry (by ID, Name, or last ID component) and uses its ID.
+        -app finds an installed desktop entry (by ID, Name, or last ID component) and uses its ID;
+        a Flatpak app's domain is read and written in its container.
 
         <value> is one of:
           <value_rep>
@@ -68,7 +69,8 @@ public enum DefaultsCommand {
 
         Files: $XDG_CONFIG_HOME (default ~/.config)/<domain>.plist; -currentHost uses ByHost/<domain>.<machine-id>.plist.
         Managed (read-only) domains: $PREFERENCES_MANAGED_DIR (default /etc/preferences/managed).
-        Containers: ~/.var/app/<id>/config (Flatpak); delete-all also covers the files above.
+        Containers: ~/.var/app/<id>/config (Flatpak); delete-all covers the files above, every
+        container, and the one -container names.
 
         """
 
@@ -82,6 +84,7 @@ public enum DefaultsCommand {
         var host = PreferencesHost.any
         let uncontained = environment
         var environment = environment
+        var containerGiven = false
         // Global options before the verb.
         while let first = args.first, first.hasPrefix("-") {
             switch first.lowercased() {
@@ -94,6 +97,7 @@ public enum DefaultsCommand {
                 guard args.count >= 2 else { io.err(usage); return 1 }
                 let id = args[args.startIndex + 1]
                 environment = contained(environment, in: id.contains("/") ? id : system.containerRoot(id))
+                containerGiven = true
                 args = args.dropFirst(2)
             case "-verbose": args = args.dropFirst()
             default:
@@ -106,14 +110,17 @@ public enum DefaultsCommand {
             return 255
         }
         var operands = Array(args.dropFirst())
-        // `-app <name>` stands for one domain operand, wherever a verb takes one (always first).
-        if operands.first?.lowercased() == "-app" {
+        // `-app <name>` stands for the domain operand (always the first) of the verbs that take one.
+        if domainVerbs.contains(verb), operands.first?.lowercased() == "-app" {
             guard operands.count >= 2 else { io.err(usage); return 1 }
             guard let domain = system.applicationDomain(named: operands[1]) else {
                 io.err("Couldn't find an application named \"\(operands[1])\"; defaults unchanged\n")
                 return 1
             }
             operands.replaceSubrange(0..<2, with: [domain])
+            // A Flatpak app keeps its preferences in its container, as a sandboxed Mac app does in its own.
+            let root = system.containerRoot(domain)
+            if !containerGiven, FileSystem.isDirectory(root) { environment = contained(environment, in: root) }
         }
         let tool = Runner(environment: environment, io: io, host: host)
         switch verb {
@@ -123,8 +130,9 @@ public enum DefaultsCommand {
         case "rename": return tool.rename(operands)
         case "delete", "remove": return tool.delete(operands)
         case "delete-all":
-            // Every container, whichever one `-container` named.
+            // The user's own files, every app container, and whatever `-container` named.
             let everywhere = [uncontained] + system.containerRoots().map { contained(uncontained, in: $0) }
+                + (environment === uncontained ? [] : [environment])
             return Runner.deleteAll(operands, in: everywhere.map { Runner(environment: $0, io: io, host: host) })
         case "domains": return tool.domains(operands)
         case "find": return tool.find(operands)
@@ -137,6 +145,9 @@ public enum DefaultsCommand {
             return 1
         }
     }
+
+    /// The verbs whose first operand is a domain (and may be `-app <name>`).
+    static let domainVerbs: Set<String> = ["read", "read-type", "write", "rename", "delete", "remove", "delete-all", "import", "export"]
 
     /// `environment` with the user's files in `root` instead.
     static func contained(_ environment: PreferencesEnvironment, in root: String) -> PreferencesEnvironment {
@@ -382,7 +393,8 @@ public enum DefaultsCommand {
                 if operands.count == 1 ? !values.isEmpty : values[operands[1]] != nil { targets.append(t) }
             }
             guard !targets.isEmpty else {
-                return first.fail("Domain (\(operands[0])) not found.\nDefaults have not been changed.")
+                let name = first.target(operands[0])?.name ?? operands[0]
+                return first.fail("Domain (\(name)) not found.\nDefaults have not been changed.")
             }
             if operands.count == 2, first.managedKey(targets[0], operands[1]) { return first.notWritable(targets[0], operands[1]) }
             var status: Int32 = 0

@@ -6,11 +6,12 @@ import Musl
 
 /// What `defaults` consults outside the preferences store: installed applications, which `-app <name>` resolves
 /// to a domain (as Apple's tool resolves `<name>.app` to its bundle identifier), and the per-app containers that
-/// `-container <id>` and `delete-all` reach.
+/// `-container <id>`, `-app` and `delete-all` reach.
 ///
 /// On Linux an application is a freedesktop desktop entry, and its domain is the desktop file ID without
 /// `.desktop` (for a Flatpak or any reverse-DNS entry, the app ID: `org.gnome.Calculator`). A container is a
-/// Flatpak app's config directory, `~/.var/app/<id>/config`.
+/// Flatpak app's config directory, `~/.var/app/<id>/config`, where the app reads and writes its preferences as a
+/// sandboxed Mac app does in its container.
 public struct DefaultsSystem: Sendable {
     /// Directories searched for `applications/*.desktop`, most important first.
     public var dataDirectories: [String]
@@ -22,24 +23,22 @@ public struct DefaultsSystem: Sendable {
         self.containersDirectory = containersDirectory
     }
 
-    /// `$XDG_DATA_HOME` (default `~/.local/share`), then `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`),
-    /// then the Flatpak export directories when they are not already listed; containers under `~/.var/app`.
+    /// `$XDG_DATA_HOME` (default `~/.local/share`), then Flatpak's export directories unless `$XDG_DATA_DIRS`
+    /// already lists them (where Flatpak's profile script would have put them), then `$XDG_DATA_DIRS` (default
+    /// `/usr/local/share:/usr/share`); relative entries are ignored, as the base-directory spec says. Containers
+    /// under `~/.var/app`.
     public static func fromEnvironment() -> DefaultsSystem {
         let home = PreferencesLocations.homeDirectory()
-        var directories = [nonEmptyEnvironment("XDG_DATA_HOME") ?? home + "/.local/share"]
-        let shared = nonEmptyEnvironment("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share"
-        directories += shared.split(separator: ":").map(String.init)
-        // Flatpak's profile script adds these to XDG_DATA_DIRS, but not every session runs it.
-        for exports in [home + "/.local/share/flatpak/exports/share", "/var/lib/flatpak/exports/share"]
-        where !directories.contains(exports) {
-            directories.append(exports)
-        }
+        let dataHome = absoluteEnvironment("XDG_DATA_HOME").first ?? home + "/.local/share"
+        var shared = absoluteEnvironment("XDG_DATA_DIRS")
+        if shared.isEmpty { shared = ["/usr/local/share", "/usr/share"] }
+        let exports = [home + "/.local/share/flatpak/exports/share", "/var/lib/flatpak/exports/share"]
+        let directories = [dataHome] + exports.filter { !shared.contains($0) } + shared
         return DefaultsSystem(dataDirectories: directories, containersDirectory: home + "/.var/app")
     }
 
-    private static func nonEmptyEnvironment(_ name: String) -> String? {
-        guard let value = FileSystem.environment(name), !value.isEmpty else { return nil }
-        return value
+    private static func absoluteEnvironment(_ name: String) -> [String] {
+        (FileSystem.environment(name) ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     }
 
     /// The preferences directory of container `id`.
@@ -59,48 +58,69 @@ public struct DefaultsSystem: Sendable {
     /// The domain of the application called `name`: a desktop file ID (`org.gnome.Calculator`), else an entry's
     /// `Name` (`Calculator`), else the last component of an ID (`calculator`) — each compared without regard to
     /// case, the most important directory winning. Nil when nothing matches.
+    ///
+    /// IDs come from directory listings; an entry file is read only when its ID matches, or, for the `Name` pass,
+    /// in precedence order until one matches.
     func applicationDomain(named name: String) -> String? {
         var wanted = name.lowercased()
         if wanted.hasSuffix(".desktop") { wanted.removeLast(".desktop".count) }
         guard !wanted.isEmpty else { return nil }
-        let apps = applications()
-        if let app = apps.first(where: { $0.id.lowercased() == wanted }) { return app.id }
-        if let app = apps.first(where: { $0.name?.lowercased() == wanted }) { return app.id }
-        return apps.first { $0.id.split(separator: ".").last.map { $0.lowercased() == wanted } ?? false }?.id
+        let installed = entryFiles()
+        var parsed: [String: DesktopEntry?] = [:]
+        func entry(_ file: EntryFile) -> DesktopEntry? {
+            if let known = parsed[file.path] { return known }
+            let e = DesktopEntry.read(file.path).flatMap { $0.isInstalledApplication ? $0 : nil }
+            parsed[file.path] = e
+            return e
+        }
+        if let file = installed.first(where: { $0.id.lowercased() == wanted && entry($0) != nil }) { return file.id }
+        if let file = installed.first(where: { entry($0)?.name?.lowercased() == wanted }) { return file.id }
+        let byComponent = installed.first { file in
+            file.id.split(separator: ".").last.map { $0.lowercased() == wanted } == true && entry(file) != nil
+        }
+        return byComponent?.id
     }
 
-    struct Application: Equatable {
+    struct EntryFile: Equatable {
         var id: String
-        var name: String?
+        var path: String
     }
 
-    /// Installed applications in precedence order. An ID found in a more important directory hides the same ID
-    /// further down, even when that entry is `Hidden` (the desktop-entry way to uninstall one for a user).
-    func applications() -> [Application] {
+    /// Desktop entry files in precedence order, one per ID: an ID found in a more important directory hides the
+    /// same ID further down, even when that entry is `Hidden` (the desktop-entry way to uninstall one for a user).
+    func entryFiles() -> [EntryFile] {
         var seen: Set<String> = []
-        var result: [Application] = []
+        var result: [EntryFile] = []
         for directory in dataDirectories {
-            var found: [(id: String, path: String)] = []
-            collectEntries(in: directory + "/applications", prefix: "", depth: 0, into: &found)
-            for (id, path) in found.sorted(by: { $0.id < $1.id }) where seen.insert(id).inserted {
-                guard let entry = DesktopEntry.read(path), entry.isApplication, !entry.hidden,
-                      PreferencesLocations.isValidDomainName(id) else { continue }
-                result.append(Application(id: id, name: entry.name))
+            var found: [EntryFile] = []
+            var visited: Set<DirectoryID> = []
+            collectEntries(in: directory + "/applications", prefix: "", depth: 0, visited: &visited, into: &found)
+            for file in found.sorted(by: { $0.id < $1.id }) where seen.insert(file.id).inserted {
+                if PreferencesLocations.isValidDomainName(file.id) { result.append(file) }
             }
         }
         return result
     }
 
+    private struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
     /// Desktop file IDs under `directory`: a file in a subdirectory gets the subdirectory names joined by `-`.
-    private func collectEntries(in directory: String, prefix: String, depth: Int, into found: inout [(id: String, path: String)]) {
-        // Deep trees are not how applications are installed; the cap also stops symbolic-link loops.
-        guard depth < 4 else { return }
+    /// Each directory is entered once (symbolic links can make loops), and not deeper than applications are
+    /// installed.
+    private func collectEntries(
+        in directory: String, prefix: String, depth: Int, visited: inout Set<DirectoryID>, into found: inout [EntryFile]
+    ) {
+        var st = stat()
+        guard visited.count < 4096, stat(directory, &st) == 0, st.st_mode & S_IFMT == S_IFDIR,
+              visited.insert(DirectoryID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted else { return }
         for name in FileSystem.listDirectory(directory) where !name.hasPrefix(".") {
-            let path = directory + "/" + name
             if name.hasSuffix(".desktop") {
-                found.append((prefix + String(name.dropLast(".desktop".count)), path))
-            } else if FileSystem.isDirectory(path) {
-                collectEntries(in: path, prefix: prefix + name + "-", depth: depth + 1, into: &found)
+                found.append(EntryFile(id: prefix + String(name.dropLast(".desktop".count)), path: directory + "/" + name))
+            } else if depth < 8 {
+                collectEntries(in: directory + "/" + name, prefix: prefix + name + "-", depth: depth + 1, visited: &visited, into: &found)
             }
         }
     }
@@ -112,43 +132,73 @@ struct DesktopEntry: Equatable {
     var type: String?
     var hidden = false
 
-    /// Entries without a `Type` are taken as applications: the key is required, but not every file has it.
-    var isApplication: Bool { type == nil || type == "Application" }
+    /// An application not removed with `Hidden`. Entries without a `Type` count: the key is required, but not
+    /// every file has it.
+    var isInstalledApplication: Bool { !hidden && (type == nil || type == "Application") }
 
     static func read(_ path: String) -> DesktopEntry? {
         guard let (bytes, _) = try? FileSystem.readFile(path, limit: 1 << 20) else { return nil }
-        return parse(String(decoding: bytes, as: UTF8.self))
+        return parse(bytes)
     }
 
-    /// Nil when the text has no `[Desktop Entry]` group.
-    static func parse(_ text: String) -> DesktopEntry? {
-        var entry = DesktopEntry()
-        var inGroup = false
-        var sawGroup = false
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let line = rawLine.drop { $0 == " " || $0 == "\t" }
-            if line.hasPrefix("[") {
-                inGroup = line.trimmingSuffixSpaces() == "[Desktop Entry]"
-                sawGroup = sawGroup || inGroup
-                continue
+    /// Nil when the file has no `[Desktop Entry]` group. Reads bytes, line by line, and stops at the end of the
+    /// group: entries are mostly translations of other keys, and this runs over every installed file.
+    static func parse(_ bytes: [UInt8]) -> DesktopEntry? {
+        bytes.withUnsafeBufferPointer { text -> DesktopEntry? in
+            var entry = DesktopEntry()
+            var inGroup = false
+            var sawGroup = false
+            var i = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0  // a UTF-8 byte-order mark
+            while i < text.count {
+                var end = i
+                while end < text.count, text[end] != UInt8(ascii: "\n") { end += 1 }
+                var lineEnd = end
+                if lineEnd > i, text[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+                let line = UnsafeBufferPointer(rebasing: text[i..<lineEnd])
+                i = end + 1
+                let start = line.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? line.count
+                guard start < line.count else { continue }
+                if line[start] == UInt8(ascii: "[") {
+                    if sawGroup { break }  // the group has ended
+                    inGroup = trimmedText(line, from: start, to: line.count) == "[Desktop Entry]"
+                    sawGroup = inGroup
+                    continue
+                }
+                guard inGroup, line[start] != UInt8(ascii: "#"),
+                      let equals = line[start...].firstIndex(of: UInt8(ascii: "=")) else { continue }
+                // Spaces around `=` are not part of the key or value; `Name[fr]` is a different (localised) key.
+                let key = trimmedText(line, from: start, to: equals)
+                guard key == "Name" || key == "Type" || key == "Hidden" else { continue }
+                var valueStart = equals + 1
+                while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") {
+                    valueStart += 1
+                }
+                let value = unescape(String(decoding: UnsafeBufferPointer(rebasing: line[valueStart...]), as: UTF8.self))
+                switch key {
+                case "Name": entry.name = value
+                case "Type": entry.type = trimmedSpaces(value)
+                default: entry.hidden = ["true", "1"].contains(trimmedSpaces(value))  // GLib also reads 1 as true
+                }
             }
-            guard inGroup, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            // Spaces around `=` are not part of the key or value; `Name[fr]` is a different (localised) key.
-            let key = line[..<equals].trimmingSuffixSpaces()
-            let value = unescape(line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" })
-            switch key {
-            case "Name": entry.name = value
-            case "Type": entry.type = value.trimmingSuffixSpaces()
-            case "Hidden": entry.hidden = value.trimmingSuffixSpaces() == "true"
-            default: break
-            }
+            return sawGroup ? entry : nil
         }
-        return sawGroup ? entry : nil
+    }
+
+    private static func trimmedText(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+        var e = end
+        while e > start, line[e - 1] == UInt8(ascii: " ") || line[e - 1] == UInt8(ascii: "\t") { e -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: line[start..<e]), as: UTF8.self)
+    }
+
+    private static func trimmedSpaces(_ s: String) -> String {
+        var s = s
+        while let last = s.last, last == " " || last == "\t" { s.removeLast() }
+        return s
     }
 
     /// The escapes of string values: `\s`, `\n`, `\t`, `\r`, `\\`.
-    private static func unescape(_ value: Substring) -> String {
-        guard value.contains("\\") else { return String(value) }
+    private static func unescape(_ value: String) -> String {
+        guard value.contains("\\") else { return value }
         var out = ""
         var escaped = false
         for c in value {
@@ -168,13 +218,5 @@ struct DesktopEntry: Equatable {
             }
         }
         return out
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingSuffixSpaces() -> String {
-        var s = String(self)
-        while let last = s.last, last == " " || last == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -166,8 +166,9 @@ import Testing
 
     @Test func appNamesADesktopEntry() throws {
         let t = Tool()
-        try t.install("org.example.Calc.desktop", "# comment\n[Desktop Entry]\nType=Application\nName[fr]=Calculette\nName = Pocket\\sCalculator\nExec=calc\n")
-        try t.install("tools/grep.desktop", "[Desktop Entry]\nName=Finder\n")
+        try t.install("org.example.Calc.desktop", "# comment\n[Desktop Entry]\nType=Application\nName = Pocket\\sCalculator\nName[fr]=Calculette\n# Name=Commented\nExec=calc\n\n[Desktop Action Sci]\nName=Scientific\n")
+        try t.install("tools/grep.desktop", "[Desktop Entry]\r\nName=Finder\r\n")
+        try t.install("org.example.Bom.desktop", "\u{FEFF}[Desktop Entry]\nName=Marked\n")
         try t.install("org.example.Link.desktop", "[Desktop Entry]\nType=Link\nName=Site\n")
         try t.install("notes.desktop", "[Desktop Action New]\nName=Notes\n")
         // By name (spaces in the value are escaped as \s), by ID and by the ID's last component, case aside.
@@ -176,36 +177,68 @@ import Testing
         #expect(t.run("read", "-app", "ORG.example.calc", "k").out == "v\n")
         #expect(t.run("read-type", "-app", "calc", "k").out == "Type is string\n")
         #expect(t.run("read", "-app", "org.example.Calc.desktop", "k").out == "v\n")
-        // A file in a subdirectory has the subdirectory in its ID.
+        // A file in a subdirectory has the subdirectory in its ID; CRLF lines and a byte-order mark are read.
         #expect(t.run("write", "-APP", "finder", "k", "-int", "1").status == 0)
         #expect(try t.file("tools-grep") == ["k": 1])
-        // Not applications: a link, a file without a [Desktop Entry] group, a localised name.
-        for name in ["Site", "Notes", "Calculette", ""] {
-            let r = t.run("read", "-app", name)
-            #expect(r.status == 1)
-            #expect(r.err == "Couldn't find an application named \"\(name)\"; defaults unchanged\n")
+        #expect(t.run("write", "-app", "Marked", "k", "-int", "2").status == 0)
+        #expect(try t.file("org.example.Bom") == ["k": 2])
+        // Not applications or not names: a link, a file without a [Desktop Entry] group, a localised name, a comment,
+        // a name in another group.
+        for name in ["Site", "Notes", "Calculette", "Commented", "Scientific", ""] {
+            #expect(t.run("read", "-app", name) == (1, "", "Couldn't find an application named \"\(name)\"; defaults unchanged\n"))
         }
-        #expect(t.run("read", "-app").status == 1)
+        #expect(t.run("read", "-app") == (1, "", DefaultsCommand.usage))
+        // Verbs without a domain operand take `-app` literally.
+        #expect(t.run("find", "-app") == (0, "No domain, key, nor value containing '-app'\n", ""))
+        #expect(t.run("help", "-app", "Nope").status == 0)
     }
 
     @Test func appEntriesFollowDataDirectoryPrecedence() throws {
         let t = Tool()
-        try t.install("org.example.Shadow.desktop", in: "data-home", "[Desktop Entry]\nName=Mine\nHidden=true\n")
+        try t.install("org.example.Shadow.desktop", in: "data-home", "[Desktop Entry]\nName=Mine\nHidden=1\n")
         try t.install("org.example.Shadow.desktop", "[Desktop Entry]\nName=Shadow\n")
-        try t.install("org.example.A.desktop", in: "data-home", "[Desktop Entry]\nName=Editor\n")
+        try t.install("org.example.Z.desktop", in: "data-home", "[Desktop Entry]\nName=Editor\n")
         try t.install("org.example.B.desktop", "[Desktop Entry]\nName=Editor\n")
         // The user's Hidden entry removes the system one with the same ID.
         #expect(t.run("write", "org.example.Shadow", "k", "-int", "1").status == 0)
         for name in ["Shadow", "org.example.Shadow", "Mine"] {
             #expect(t.run("read", "-app", name, "k") == (1, "", "Couldn't find an application named \"\(name)\"; defaults unchanged\n"))
         }
-        // Two entries with one name: the more important directory wins.
-        #expect(t.run("write", "-app", "Editor", "k", "-string", "a").status == 0)
-        #expect(try t.file("org.example.A") == ["k": "a"])
+        // Two entries with one name: the more important directory wins, though its ID sorts after the other.
+        #expect(t.run("write", "-app", "Editor", "k", "-string", "z").status == 0)
+        #expect(try t.file("org.example.Z") == ["k": "z"])
         // An exact ID beats a name match elsewhere.
         try t.install("Editor.desktop", "[Desktop Entry]\nName=Other\n")
         #expect(t.run("write", "-app", "editor", "k", "-string", "e").status == 0)
         #expect(try t.file("Editor") == ["k": "e"])
+    }
+
+    @Test func appDirectoryLoopsAreWalkedOnce() throws {
+        let t = Tool()
+        try t.install("a.desktop", "[Desktop Entry]\nName=A\n")
+        let applications = t.dir.path + "/data/applications"
+        for i in 0..<12 {
+            try FileManager.default.createSymbolicLink(atPath: applications + "/l\(i)", withDestinationPath: ".")
+        }
+        try FileManager.default.createDirectory(atPath: applications + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: applications + "/sub/up", withDestinationPath: "..")
+        #expect(t.system.entryFiles().map(\.id) == ["a"])
+        #expect(t.system.applicationDomain(named: "A") == "a")
+    }
+
+    @Test func appOfAFlatpakUsesItsContainer() throws {
+        let t = Tool()
+        try t.install("org.example.Flat.desktop", "[Desktop Entry]\nName=Flat\n")
+        let container = t.dir.path + "/containers/org.example.Flat/config"
+        try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+        #expect(t.run("write", "-app", "Flat", "k", "-int", "1").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(container + "/org.example.Flat.plist") == ["k": 1])
+        #expect(t.run("read", "org.example.Flat", "k").status == 1)
+        #expect(t.run("-container", "org.example.Flat", "read", "org.example.Flat", "k").out == "1\n")
+        // An explicit container wins over the app's own.
+        let box = t.dir.path + "/box"
+        #expect(t.run("-container", box, "write", "-app", "Flat", "k", "-int", "2").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(box + "/org.example.Flat.plist") == ["k": 2])
     }
 
     @Test func deleteAllReachesEveryContainer() throws {
@@ -232,7 +265,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: t.dir.path + "/containers/org.example.Two/config/\(d).plist"))
         #expect(t.run("-container", "org.example.Three", "read", "com.example.other", "k").out == "3\n")
         #expect(t.run("delete-all", d).status == 1)
-        #expect(t.run("delete-all").status == 1)
+        #expect(t.run("delete-all") == (1, "", DefaultsCommand.usage))
+    }
+
+    @Test func deleteAllNamedContainerGlobalPathAndManaged() throws {
+        let t = Tool()
+        // A container given as a path is covered too.
+        let box = t.dir.path + "/box"
+        #expect(t.run("-container", box, "write", "com.b", "k", "-int", "1").status == 0)
+        #expect(t.run("-container", box, "delete-all", "com.b", "k") == (0, "", ""))
+        #expect(t.run("-container", box, "read", "com.b", "k").status == 1)
+        // The global domain, under its API name in messages.
+        #expect(t.run("write", "-g", "gk", "-int", "1").status == 0)
+        #expect(t.run("delete-all", "-g", "gk") == (0, "", ""))
+        #expect(t.run("read", "-g", "gk").status == 1)
+        #expect(t.run("delete-all", "-g", "gk") == (1, "", "Domain (NSGlobalDomain) not found.\nDefaults have not been changed.\n"))
+        // A domain given as a path is one file, deleted once.
+        let path = t.dir.path + "/elsewhere/custom"
+        #expect(t.run("write", path, "k", "-int", "1").status == 0)
+        #expect(t.run("delete-all", path) == (0, "", ""))
+        #expect(!FileManager.default.fileExists(atPath: path + ".plist"))
+        // A managed key (here also left in the user's file from before it was managed) is refused, and nothing changes.
+        try t.dir.writePlist(["locked": "admin"], to: t.dir.locations.managedPath(domain: "com.m"))
+        try t.dir.writePlist(["locked": "mine", "other": 1], to: t.dir.locations.path(domain: "com.m"))
+        let r = t.run("delete-all", "com.m", "locked")
+        #expect(r.status == 1)
+        #expect(r.err == "Key locked in domain com.m is managed and not writable; leaving defaults unchanged.\n")
+        #expect(try t.file("com.m") == ["locked": "mine", "other": 1])
     }
 
     @Test func domainGivenAsPath() throws {
