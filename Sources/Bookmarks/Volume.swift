@@ -72,7 +72,8 @@ public struct MountEntry: Sendable, Equatable {
 /// What a bookmark remembers about the volume (mount) holding its target, and how to recognise it again.
 public struct VolumeRecord: Sendable, Equatable {
     public var mountPoint: String
-    /// Filesystem UUID from `FS_IOC_GETFSUUID` (upper-case 8-4-4-4-12), when the filesystem reports a non-zero one.
+    /// Filesystem UUID from `FS_IOC_GETFSUUID` (btrfs: `BTRFS_IOC_FS_INFO`), upper-case 8-4-4-4-12, when the
+    /// filesystem reports a non-zero one.
     public var uuid: String?
     /// `statfs` `f_fsid` (8 bytes), zero on filesystems that do not set it.
     public var fsid: [UInt8]
@@ -102,6 +103,8 @@ public struct VolumeRecord: Sendable, Equatable {
             var length: UInt8 = 0
             if csystem_get_fs_uuid(dir, &uuid, &length) == 0, length > 0, uuid.contains(where: { $0 != 0 }) {
                 record.uuid = formatUUID(Array(uuid[0..<Int(length)]))
+            } else if entry.fsType == "btrfs", csystem_get_btrfs_fsid(dir, &uuid) == 0, uuid.contains(where: { $0 != 0 }) {
+                record.uuid = formatUUID(uuid)
             }
             var type: Int64 = 0, f0: Int32 = 0, f1: Int32 = 0, bsize: UInt64 = 0, blocks: UInt64 = 0
             if csystem_fstatfs(dir, &type, &f0, &f1, &bsize, &blocks) == 0 {

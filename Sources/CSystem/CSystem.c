@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fs.h>
+#include <linux/btrfs.h>
 
 /* Kernel ABI values for headers older than the running kernel; the kernel rejects what it lacks (EINVAL). */
 #ifndef AT_HANDLE_FID
@@ -122,6 +123,15 @@ int csystem_get_fs_uuid(int fd, uint8_t *uuid16, uint8_t *length) {
     uint8_t n = u.len > 16 ? 16 : u.len;
     memcpy(uuid16, u.uuid, n);
     *length = n;
+    return 0;
+}
+
+int csystem_get_btrfs_fsid(int fd, uint8_t *uuid16) {
+    struct btrfs_ioctl_fs_info_args args;
+    memset(&args, 0, sizeof args);
+    int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
+    if (rc != 0) return rc;
+    memcpy(uuid16, args.fsid, 16);
     return 0;
 }
 

@@ -113,18 +113,47 @@ struct VolumeTests {
         #expect(res.path == s.p("merged/dir/renamed.txt") && res.reason == .moved && res.confidence == .strong)
     }
 
-    static let haveMkfsExt4 = Shell.find("mkfs.ext4") != nil || FileManager.default.isExecutableFile(atPath: "/sbin/mkfs.ext4")
+    /// A filesystem made on a loop image: the mkfs options and the smallest image it accepts (xfsprogs refuses
+    /// less than 300 MiB; the image is sparse, so little of it is written).
+    struct ImageFilesystem: Sendable {
+        var type: String
+        var mkfsArguments: [String]
+        var size: Int64
+        var mkfs: String? { Shell.find("mkfs.\(type)") }
 
-    /// An ext4 image unmounted and mounted again elsewhere (a new loop device, so a new st_dev): the FS UUID
-    /// identifies the volume, the handle identifies the file, and the path is rebased.
-    @Test(.enabled(if: haveMkfsExt4 && Shell.canLoopMount, "needs mkfs.ext4 (e2fsprogs) and a free loop device"))
-    func ext4ImageRemountedElsewhereIsVolumeMoved() throws {
+        static let ext4 = ImageFilesystem(type: "ext4", mkfsArguments: ["-q", "-F"], size: 16 << 20)
+        static let xfs = ImageFilesystem(type: "xfs", mkfsArguments: ["-q", "-f"], size: 320 << 20)
+        static let btrfs = ImageFilesystem(type: "btrfs", mkfsArguments: ["-q", "-f"], size: 128 << 20)
+
+        /// A loop device, the mkfs tool, and the kernel's support for the filesystem.
+        var available: Bool { Shell.canLoopMount && mkfs != nil && Self.kernelFilesystems.contains(type) }
+
+        static let kernelFilesystems: Set<String> = {
+            guard let text = try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8) else { return [] }
+            return Set(text.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) })
+        }()
+    }
+
+    @Test(.enabled(if: ImageFilesystem.ext4.available, "needs mkfs.ext4 (e2fsprogs), ext4 and a free loop device"))
+    func ext4ImageRemountedElsewhereIsFollowed() throws { try imageRemountedElsewhereIsFollowed(.ext4) }
+
+    @Test(.enabled(if: ImageFilesystem.xfs.available, "needs mkfs.xfs (xfsprogs), xfs and a free loop device"))
+    func xfsImageRemountedElsewhereIsFollowed() throws { try imageRemountedElsewhereIsFollowed(.xfs) }
+
+    @Test(.enabled(if: ImageFilesystem.btrfs.available, "needs mkfs.btrfs (btrfs-progs), btrfs and a free loop device"))
+    func btrfsImageRemountedElsewhereIsFollowed() throws { try imageRemountedElsewhereIsFollowed(.btrfs) }
+
+    /// A file renamed on an image, then the image unmounted and mounted again elsewhere (a new loop device, so a new
+    /// st_dev): the FS UUID identifies the volume (ext4 and xfs answer FS_IOC_GETFSUUID, btrfs its own
+    /// BTRFS_IOC_FS_INFO) and is the one blkid reports, the handle identifies the file, and the path is rebased.
+    func imageRemountedElsewhereIsFollowed(_ fs: ImageFilesystem) throws {
+        let mkfs = try #require(fs.mkfs)
         let s = Scratch()
         let image = s.p("fs.img")
         #expect(FileManager.default.createFile(atPath: image, contents: nil))
-        try #require(truncate(image, 16 << 20) == 0)
-        let mk = try Shell.run(Shell.find("mkfs.ext4") ?? "/sbin/mkfs.ext4", ["-q", "-F", image])
-        try #require(mk.status == 0, "mkfs.ext4: \(mk.stderr)")
+        try #require(truncate(image, off_t(fs.size)) == 0)
+        let mk = try Shell.run(mkfs, fs.mkfsArguments + [image])
+        try #require(mk.status == 0, "mkfs.\(fs.type): \(mk.stderr)")
         s.dir("m1")
         let m1 = try Shell.run("/bin/mount", ["-o", "loop", image, s.p("m1")])
         try #require(m1.status == 0, "loop mount not possible here: \(m1.stderr)")
@@ -132,22 +161,33 @@ struct VolumeTests {
         let path = s.file("m1/dir/target.txt")
         let data = try Bookmark.create(path: path)
         let record = try BookmarkRecord(container: try BookContainer.read(data))
-        #expect(record.volume?.uuid != nil, "ext4 reports its UUID through FS_IOC_GETFSUUID")
+        #expect(record.volume?.fsType == fs.type)
+        let uuid = try #require(record.volume?.uuid, "\(fs.type) reports its UUID")
+        // The UUID blkid reports for the image is the one recorded.
+        if let blkid = Shell.find("blkid") {
+            let r = try Shell.run(blkid, ["-s", "UUID", "-o", "value", image])
+            #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() == uuid)
+        }
+        try s.move("m1/dir/target.txt", "m1/dir/renamed.txt")
+        let inPlace = try Bookmark.resolve(data)
+        #expect(inPlace.path == s.p("m1/dir/renamed.txt") && inPlace.reason == .moved && inPlace.confidence == .strong)
+        try s.move("m1/dir/renamed.txt", "m1/dir/target.txt")
         _ = try Shell.run("/bin/umount", [s.p("m1")])
         s.mounts = []
         // Hold another loop device so the image gets a different one (and a different st_dev).
         let spare = s.p("spare.img")
         _ = FileManager.default.createFile(atPath: spare, contents: nil)
         _ = truncate(spare, 1 << 20)
-        let hold = try Shell.run("/sbin/losetup", ["-f", "--show", spare])
-        defer { if hold.status == 0 { _ = try? Shell.run("/sbin/losetup", ["-d", hold.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) } }
+        let losetup = Shell.find("losetup") ?? "/sbin/losetup"
+        let hold = try Shell.run(losetup, ["-f", "--show", spare])
+        defer { if hold.status == 0 { _ = try? Shell.run(losetup, ["-d", hold.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) } }
         s.dir("m2")
         let m2 = try Shell.run("/bin/mount", ["-o", "loop", image, s.p("m2")])
         try #require(m2.status == 0, "\(m2.stderr)")
         s.mounts = [s.p("m2")]
-        let res = try Bookmark.resolve(data)
-        #expect(res.path == s.p("m2/dir/target.txt") && res.isStale && res.reason == .volumeMoved)
-        #expect(res.confidence == .strong)
+        let remounted = try Bookmark.resolve(data)
+        #expect(remounted.path == s.p("m2/dir/target.txt") && remounted.isStale && remounted.reason == .volumeMoved)
+        #expect(remounted.confidence == .strong)
     }
 }
 

@@ -46,6 +46,10 @@ int csystem_get_inode_version(int fd, uint64_t *version);
 /* ioctl(fd, FS_IOC_GETFSUUID): up to 16 bytes of filesystem UUID; `*length` gets the count. */
 int csystem_get_fs_uuid(int fd, uint8_t *uuid16, uint8_t *length);
 
+/* ioctl(fd, BTRFS_IOC_FS_INFO): the 16-byte fsid of the btrfs filesystem holding fd (what blkid calls its UUID;
+   btrfs does not answer FS_IOC_GETFSUUID). */
+int csystem_get_btrfs_fsid(int fd, uint8_t *uuid16);
+
 /* fstatfs(2): type magic, f_fsid words, block size and block count. */
 int csystem_fstatfs(int fd, int64_t *type, int32_t *fsid0, int32_t *fsid1, uint64_t *block_size, uint64_t *blocks);
 
