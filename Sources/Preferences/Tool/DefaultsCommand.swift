@@ -51,8 +51,8 @@ public enum DefaultsCommand {
 
         <domain> is ( <domain_name> | -app <application_name> | -globalDomain | -g )
                  or a path to a file omitting the '.plist' extension
-        -app finds an installed desktop entry (by ID, Name, or last ID component) and uses its ID;
-        a Flatpak app's domain is read and written in its container.
+        -app finds an installed desktop entry (by ID, Name, or last ID component) and uses its ID.
+        A domain that has a Flatpak container (~/.var/app/<domain>/config) is read and written there.
 
         <value> is one of:
           <value_rep>
@@ -118,11 +118,8 @@ public enum DefaultsCommand {
                 return 1
             }
             operands.replaceSubrange(0..<2, with: [domain])
-            // A Flatpak app keeps its preferences in its container, as a sandboxed Mac app does in its own.
-            let root = system.containerRoot(domain)
-            if !containerGiven, FileSystem.isDirectory(root) { environment = contained(environment, in: root) }
         }
-        let tool = Runner(environment: environment, io: io, host: host)
+        let tool = Runner(environment: environment, io: io, host: host, appContainers: containerGiven ? nil : system)
         switch verb {
         case "read": return tool.read(operands)
         case "read-type": return tool.readType(operands)
@@ -133,7 +130,7 @@ public enum DefaultsCommand {
             // The user's own files, every app container, and whatever `-container` named.
             let everywhere = [uncontained] + system.containerRoots().map { contained(uncontained, in: $0) }
                 + (environment === uncontained ? [] : [environment])
-            return Runner.deleteAll(operands, in: everywhere.map { Runner(environment: $0, io: io, host: host) })
+            return Runner.deleteAll(operands, in: everywhere.map { Runner(environment: $0, io: io, host: host, appContainers: nil) })
         case "domains": return tool.domains(operands)
         case "find": return tool.find(operands)
         case "export": return tool.export(operands)
@@ -161,6 +158,10 @@ public enum DefaultsCommand {
         let environment: PreferencesEnvironment
         let io: DefaultsIO
         let host: PreferencesHost
+        /// When set, a domain named like an app container that exists is read and written in that container: a
+        /// Flatpak app keeps its preferences there, as a sandboxed Mac app does in its own, where Apple's tool
+        /// finds them.
+        let appContainers: DefaultsSystem?
 
         /// A resolved `<domain>` operand.
         struct Target {
@@ -184,6 +185,10 @@ public enum DefaultsCommand {
                     return Target(name: operand, file: environment.file(domain: operand, path: absolute, readOnly: false), managed: [])
                 }
                 guard PreferencesLocations.isValidDomainName(operand), !operand.hasPrefix("-") else { return nil }
+                var environment = environment
+                if let root = appContainers?.containerRoot(operand), FileSystem.isDirectory(root) {
+                    environment = DefaultsCommand.contained(environment, in: root)
+                }
                 return Target(
                     name: operand, file: environment.persistentFile(operand, host: host),
                     managed: [environment.managedFile(operand), environment.managedFile(global)])
