@@ -70,7 +70,8 @@ enum Differential {
     }
 
     /// The key path of the first difference, or nil when equal. Reals compare by value (Foundation does not keep
-    /// PlistKit's float32 flag), NaN equal to NaN; strings by Swift equality.
+    /// PlistKit's float32 flag), NaN equal to NaN; strings, like everything else, by `PlistValue` equality, which
+    /// compares their exact UTF-8 bytes (stricter than Swift `String` equality).
     static func difference(_ a: PlistValue, _ b: PlistValue, path: String, format: PlistFormat) -> String? {
         switch (a, b) {
         case let (.real(x), .real(y)):

@@ -47,7 +47,10 @@ public enum ExternalTool {
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { outBox.data = outPipe.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() }
-        inPipe.fileHandleForWriting.write(input)
+        // A child that exits without reading all its input closes the pipe: the write then fails with EPIPE (SIGPIPE is
+        // ignored, or it would kill the test process), and the child's own status is what the caller sees.
+        _ = ignoreBrokenPipes
+        try? inPipe.fileHandleForWriting.write(contentsOf: input)
         try? inPipe.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
@@ -55,6 +58,8 @@ public enum ExternalTool {
     }
 
     private final class DataBox: @unchecked Sendable { var data = Data() }
+
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Runs a Python 3 script (from a string) with the given stdin; nil when python3 is absent.
     public static func python(_ script: String, input: Data = Data()) throws -> Result? {
