@@ -28,6 +28,9 @@ struct ProcessRunner {
         env["PREFERENCES_MANAGED_DIR"] = loc.managedDirectory
         env["PREFERENCES_HOST_ID"] = loc.hostID
         env["HOME"] = directory.path + "/home"
+        // Applications for `defaults -app`: the default ~/.local/share under that home, then <directory>/share.
+        env.removeValue(forKey: "XDG_DATA_HOME")
+        env["XDG_DATA_DIRS"] = directory.path + "/share"
         env.removeValue(forKey: "PREFERENCES_CONTAINER")
         return env
     }

@@ -378,6 +378,31 @@ struct DefaultsToolEndToEndTests {
         #expect(r.stderr == "Rep argument is not a dictionary\nDefaults have not been changed.\n")
     }
 
+    /// `-app` and Flatpak containers where a real process finds them: `~/.local/share` and `$XDG_DATA_DIRS`, and
+    /// `~/.var/app`.
+    @Test func appAndContainersFromTheEnvironment() throws {
+        let dir = TempDirectory("defaults-app")
+        let runner = ProcessRunner(directory: dir)
+        func install(_ path: String, _ text: String) throws {
+            let url = URL(fileURLWithPath: dir.path + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try install("home/.local/share/applications/org.example.Flat.desktop", "[Desktop Entry]\nName=Flat App\n")
+        try install("share/applications/org.example.Sys.desktop", "[Desktop Entry]\nName=System App\n")
+        let container = dir.path + "/home/.var/app/org.example.Flat/config"
+        try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+        var r = try runner.run("defaults", ["write", "-app", "Flat App", "k", "-int", "7"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try dir.readPlistWithFoundation(container + "/org.example.Flat.plist") == ["k": 7])
+        r = try runner.run("defaults", ["write", "-app", "system app", "k", "-int", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "org.example.Sys")) == ["k": 1])
+        r = try runner.run("defaults", ["delete-all", "org.example.Flat", "k"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: container + "/org.example.Flat.plist"), "an emptied domain's file goes")
+    }
+
     @Test func exportAndImport() throws {
         let dir = TempDirectory("defaults-io")
         let runner = ProcessRunner(directory: dir)
