@@ -22,10 +22,9 @@ struct BinaryObjectReader {
     private let duplicateKeys: DuplicateKeyPolicy
     private let strictDates: Bool
     /// Per object: `notStarted`, `inProgress` (on the current path), `decodedOnce` (not kept until it is met
-    /// again), 1 + its position in `memo`, or — for a string met as a
-    /// dictionary key — `firstKey` minus its position in `keyTable`. Key objects with the same scalars share a
-    /// position, so each is decoded and hashed once per document, a key costs two loads, and duplicate detection
-    /// compares integers.
+    /// again), 1 + its position in `memo`, or — for a string met as a dictionary key — `firstKey` minus its
+    /// position in `keyTable`. Key objects with the same scalars share a position, so each is decoded and hashed
+    /// once per document, a key costs two loads, and duplicate detection compares integers.
     private let slots: UnsafeMutablePointer<Int32>
     private var memo = MoveStack<PlistValue>(capacity: 64)
     /// Whether the span of the object being decoded is charged to `budget`.
