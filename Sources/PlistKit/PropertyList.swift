@@ -3,6 +3,10 @@ import FoundationEssentials
 /// The entry point: read any supported format, write any supported format.
 public enum PropertyList {
     /// Reads a property list, detecting the format (and gzip compression) from the first bytes.
+    ///
+    /// Zero bytes are not a property list here, as for Core Foundation, Python, libplist and Go (whitespace alone
+    /// is an empty OpenStep dictionary, as in CF); `read(_:as:)` with `.openStep` or `.strings` reads them as an
+    /// empty dictionary, as an empty strings file is.
     /// - Returns: the value and the format it was read from.
     /// - Throws: `PlistError`.
     public static func read(
@@ -48,6 +52,9 @@ public enum PropertyList {
     ) throws -> (value: PlistValue, format: PlistFormat) {
         guard bytes.count <= options.maxInputSize else {
             throw PlistError(.sizeLimit, "input is \(bytes.count) bytes, more than the limit of \(options.maxInputSize)")
+        }
+        guard !bytes.isEmpty else {
+            throw PlistError(.truncated, "empty input: zero bytes are not a property list", offset: 0)
         }
         let format = PlistFormat.detect(bytes)
         guard options.allowedFormats.contains(format) else {

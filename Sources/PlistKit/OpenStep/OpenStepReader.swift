@@ -5,7 +5,8 @@ import FoundationEssentials
 ///
 /// Input is UTF-8 (optional BOM) or UTF-16 with a BOM (transcoded to UTF-8 first). Deliberate differences from
 /// Core Foundation, all "CF accepts, PlistKit reports an error" except the first:
-/// - an empty document is an empty dictionary (CF refuses zero-length data; whitespace-only is `{}` in both);
+/// - an empty document is an empty dictionary, as an empty strings file is (CF refuses zero-length data, and so
+///   does `PropertyList.read` when it detects the format; whitespace-only is `{}` in both);
 /// - an unterminated `/* …` comment at the end, and junk after a `.strings` body (CF ignores both);
 /// - a malformed last element or entry followed by a closing bracket (CF clears that error on its "success path",
 ///   so `(a, <0fab)` reads as `[a]` and `{a = b; "}` as `{a = b}`);

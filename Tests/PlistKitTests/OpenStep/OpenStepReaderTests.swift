@@ -113,11 +113,22 @@ import Testing
     }
 
     @Test func emptyDocumentsAreEmptyDictionaries() throws {
-        for text in ["", " \n\t", "// only a comment\n", "/* c */", "\u{FEFF}"] {
+        for text in [" \n\t", "// only a comment\n", "/* c */", "\u{FEFF}"] {
             let (v, f) = try OS.read(text)
             #expect(v == [:] && f == .openStep, "\(text.debugDescription)")
         }
         #expect(OS.foundation(" \n") == [:])
+    }
+
+    /// Zero bytes: not a property list when the format is detected (Foundation: "Cannot parse a NULL or
+    /// zero-length data"; plistlib and libplist refuse them too), but an empty strings file is an empty table.
+    @Test func zeroBytesNeedAFormat() throws {
+        let e = OS.error("")
+        #expect(e?.kind == .truncated && e?.offset == 0)
+        #expect(throws: (any Error).self) { try PropertyListSerialization.propertyList(from: Data(), options: [], format: nil) }
+        for format in [PlistFormat.strings, .openStep] {
+            #expect(try [UInt8]().withUnsafeBytes { try PropertyList.read($0, as: format) } == [:])
+        }
     }
 
     @Test func stringsBodies() throws {
