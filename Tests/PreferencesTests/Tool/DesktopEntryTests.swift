@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Preferences
+
+/// The desktop-entry reader behind `defaults -app`, against the freedesktop Desktop Entry Specification: random
+/// files built by the spec's rules must give back the `Name`, `Type` and `Hidden` they were built with, and
+/// arbitrary bytes must never trap (these tests run in debug builds, where buffer indexing is checked).
+@Suite struct DesktopEntryTests {
+    /// A value escaped as the spec says (`\s` for a leading space, `\n \t \r \\`), so that reading it back must give
+    /// the original.
+    static func escaped(_ value: String) -> String {
+        var out = ""
+        for (i, c) in value.enumerated() {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case " " where i == 0: out += "\\s"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static let pieces = ["a", "Z", " ", "\\", "\n", "\t", "=", "[", "]", "#", ";", "é", "名", "😀", "Name", "x y"]
+
+    @Test func randomEntriesReadBackAsBuilt() throws {
+        var rng = SeededGenerator(seed: 7)
+        for round in 0..<500 {
+            var name = ""
+            for _ in 0..<rng.below(6) { name += Self.pieces[rng.below(Self.pieces.count)] }
+            // Trailing spaces and tabs are kept by the reader (as GLib does), so they are part of the check.
+            let hidden = rng.below(3)  // 0: absent, 1: true, 2: false
+            var lines = ["# generated \(round)", "[Desktop Entry]", "Type=Application"]
+            var body = ["Name\(rng.below(2) == 0 ? "" : " ")=\(rng.below(2) == 0 ? "" : " ")\(Self.escaped(name))",
+                        "Name[fr]=not this one", "Exec=tool %f", "# Name=commented out", ""]
+            if hidden == 1 { body.append(rng.below(2) == 0 ? "Hidden=true" : "Hidden=1") }
+            if hidden == 2 { body.append("Hidden=false") }
+            body.shuffle(using: &rng)
+            lines += body
+            lines += ["", "[Desktop Action New]", "Name=Action name", "Hidden=true"]
+            let newline = rng.below(2) == 0 ? "\n" : "\r\n"
+            let text = (rng.below(4) == 0 ? "\u{FEFF}" : "") + lines.joined(separator: newline)
+            let entry = try #require(DesktopEntry.parse(Array(text.utf8)), "round \(round)")
+            #expect(entry.name == name, "round \(round): \(text.debugDescription)")
+            #expect(entry.type == "Application")
+            #expect(entry.hidden == (hidden == 1), "round \(round)")
+        }
+    }
+
+    @Test func arbitraryBytesNeverTrap() {
+        var rng = SeededGenerator(seed: 11)
+        let tokens: [[UInt8]] = ["[Desktop Entry]", "[", "]", "\n", "\r", "\r\n", " ", "\t", "=", "#", "Name", "Type", "Hidden",
+                                 "\\", "\\s", "true", "1", "é"].map { Array($0.utf8) } + [[0xEF, 0xBB, 0xBF], [0x80], [0xFF], [0x00]]
+        var parsed = 0
+        for _ in 0..<3_000 {
+            let bytes = (0..<rng.below(40)).flatMap { _ in tokens[rng.below(tokens.count)] }
+            if DesktopEntry.parse(bytes) != nil { parsed += 1 }
+        }
+        // The alphabet makes some inputs well-formed groups and most not: both paths are exercised.
+        #expect(parsed > 0 && parsed < 3_000)
+    }
+}
