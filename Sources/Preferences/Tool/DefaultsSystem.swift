@@ -173,7 +173,7 @@ struct DesktopEntry: Equatable {
                 while valueStart < line.count, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") {
                     valueStart += 1
                 }
-                let value = unescape(String(decoding: UnsafeBufferPointer(rebasing: line[valueStart...]), as: UTF8.self))
+                let value = unescape(UnsafeBufferPointer(rebasing: line[valueStart...]))
                 switch key {
                 case "Name": entry.name = value
                 case "Type": entry.type = trimmedSpaces(value)
@@ -196,27 +196,31 @@ struct DesktopEntry: Equatable {
         return s
     }
 
-    /// The escapes of string values: `\s`, `\n`, `\t`, `\r`, `\\`.
-    private static func unescape(_ value: String) -> String {
-        guard value.contains("\\") else { return value }
-        var out = ""
-        var escaped = false
-        for c in value {
-            if escaped {
-                switch c {
-                case "s": out.append(" ")
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "r": out.append("\r")
-                default: out.append(c)
-                }
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else {
-                out.append(c)
+    /// The escapes of string values: `\s`, `\n`, `\t`, `\r`, `\\`. Undone on the bytes, before decoding: an escape
+    /// is a backslash and one ASCII letter, whatever combining mark follows (as `Character`s, `n` and a following
+    /// U+0301 are one).
+    private static func unescape(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        guard value.contains(UInt8(ascii: "\\")) else { return String(decoding: value, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(value.count)
+        var i = 0
+        while i < value.count {
+            let b = value[i]
+            i += 1
+            guard b == UInt8(ascii: "\\"), i < value.count else {
+                out.append(b)
+                continue
+            }
+            let next = value[i]
+            i += 1
+            switch next {
+            case UInt8(ascii: "s"): out.append(UInt8(ascii: " "))
+            case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+            case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
+            default: out.append(next)  // `\\`, and any other escaped byte stands for itself
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
