@@ -196,6 +196,24 @@ struct DesktopEntry: Equatable {
         return s
     }
 
+    /// `value` written as a string value with the specification's escapes (`\\`, `\n`, `\r`, `\t`, and `\s` for a
+    /// leading space, which would otherwise be taken for the space around `=`): what `parse` reads back as `value`.
+    /// Scalar by scalar, since as `Character`s a newline or backslash followed by a combining mark is one unit.
+    static func escape(_ value: String) -> String {
+        var out = String.UnicodeScalarView()
+        for (i, c) in value.unicodeScalars.enumerated() {
+            switch c {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case " " where i == 0: out.append(contentsOf: "\\s".unicodeScalars)
+            default: out.append(c)
+            }
+        }
+        return String(out)
+    }
+
     /// The escapes of string values: `\s`, `\n`, `\t`, `\r`, `\\`. Undone on the bytes, before decoding: an escape
     /// is a backslash and one ASCII letter, whatever combining mark follows (as `Character`s, `n` and a following
     /// U+0301 are one).
