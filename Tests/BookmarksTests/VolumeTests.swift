@@ -178,7 +178,7 @@ struct VolumeTests {
         let spare = s.p("spare.img")
         _ = FileManager.default.createFile(atPath: spare, contents: nil)
         _ = truncate(spare, 1 << 20)
-        let losetup = Shell.find("losetup") ?? "/sbin/losetup"
+        let losetup = try #require(Shell.find("losetup"), "canLoopMount found it")
         let hold = try Shell.run(losetup, ["-f", "--show", spare])
         defer { if hold.status == 0 { _ = try? Shell.run(losetup, ["-d", hold.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]) } }
         s.dir("m2")

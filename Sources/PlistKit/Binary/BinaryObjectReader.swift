@@ -129,9 +129,7 @@ struct BinaryObjectReader {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
-        case 0x0:
-            if marker == 0x08 { return .bool(false) }
-            if marker == 0x09 { return .bool(true) }
+        case 0x0: break  // Booleans (0x08, 0x09) are decoded by `object` before it calls here; null and fill are not values
         case 0x1: return try integer(low, at: offset)
         case 0x2: return try real(low, at: offset)
         case 0x3: if marker == 0x33 { return try date(at: offset) }

@@ -390,15 +390,16 @@ public enum DefaultsCommand {
             guard let first = runners.first else { return 1 }
             guard (1...2).contains(operands.count) else { return first.usageError() }
             var targets: [Target] = []
-            for runner in runners {
+            var name = operands[0]
+            for (i, runner) in runners.enumerated() {
                 guard let t = runner.target(operands[0]) else { return first.usageError() }
+                if i == 0 { name = t.name }
                 // A domain given as a path is one file, whichever container is asked.
                 guard !targets.contains(where: { $0.file.path == t.file.path }) else { continue }
                 let values = t.file.snapshot(force: true)
                 if operands.count == 1 ? !values.isEmpty : values[operands[1]] != nil { targets.append(t) }
             }
             guard !targets.isEmpty else {
-                let name = first.target(operands[0])?.name ?? operands[0]
                 return first.fail("Domain (\(name)) not found.\nDefaults have not been changed.")
             }
             if operands.count == 2, first.managedKey(targets[0], operands[1]) { return first.notWritable(targets[0], operands[1]) }

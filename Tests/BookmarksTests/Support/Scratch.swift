@@ -82,7 +82,7 @@ enum Shell {
 
     /// Whether a loop device is available for mounting filesystem images (needs root and /dev/loop-control).
     static let canLoopMount: Bool = {
-        guard canMount, let losetup = find("losetup") ?? (FileManager.default.isExecutableFile(atPath: "/sbin/losetup") ? "/sbin/losetup" : nil),
+        guard canMount, let losetup = find("losetup"),
               let r = try? run(losetup, ["-f"]) else { return false }
         return r.status == 0 && r.stdout.hasPrefix("/dev/loop")
     }()

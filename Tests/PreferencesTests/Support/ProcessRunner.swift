@@ -20,6 +20,14 @@ struct ProcessRunner {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    /// `executable(name)`, or the error a missing product gives.
+    static func requiredExecutable(_ name: String) throws -> String {
+        guard let path = executable(name) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: productsDirectory + "/" + name])
+        }
+        return path
+    }
+
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         let loc = directory.locations
@@ -43,9 +51,7 @@ struct ProcessRunner {
 
     /// Starts `name` with `arguments` and no input; the caller reads the pipes, waits or kills.
     func start(_ name: String, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        guard let path = Self.executable(name) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.productsDirectory + "/" + name])
-        }
+        let path = try Self.requiredExecutable(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -61,12 +67,10 @@ struct ProcessRunner {
 
     /// Runs to completion (through `ExternalTool`, which drains stdout and stderr together, so neither pipe can
     /// fill and stall the child).
-    func run(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        guard let path = Self.executable(name) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Self.productsDirectory + "/" + name])
-        }
+    func run(_ name: String, _ arguments: [String], stdin: Data = Data()) throws -> Result {
+        let path = try Self.requiredExecutable(name)
         let r = try ExternalTool.run(
-            path, arguments, input: stdin ?? Data(), environment: environment, in: URL(fileURLWithPath: directory.path))
+            path, arguments, input: stdin, environment: environment, in: URL(fileURLWithPath: directory.path))
         return Result(
             status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self))
     }

@@ -36,9 +36,7 @@ import Testing
         }
         /// Installs a desktop entry `applications/<relativePath>` under data directory `data`.
         func install(_ relativePath: String, in data: String = "data", _ text: String) throws {
-            let url = URL(fileURLWithPath: dir.path + "/\(data)/applications/\(relativePath)")
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+            try writeCreatingDirectories(text, to: dir.path + "/\(data)/applications/\(relativePath)")
         }
         func file(_ domain: String) throws -> PlistValue {
             try dir.readPlistWithFoundation(dir.locations.path(domain: domain))
@@ -383,11 +381,7 @@ struct DefaultsToolEndToEndTests {
     @Test func appAndContainersFromTheEnvironment() throws {
         let dir = TempDirectory("defaults-app")
         let runner = ProcessRunner(directory: dir)
-        func install(_ path: String, _ text: String) throws {
-            let url = URL(fileURLWithPath: dir.path + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        func install(_ path: String, _ text: String) throws { try writeCreatingDirectories(text, to: dir.path + "/" + path) }
         try install("home/.local/share/applications/org.example.Flat.desktop", "[Desktop Entry]\nName=Flat App\n")
         try install("share/applications/org.example.Sys.desktop", "[Desktop Entry]\nName=System App\n")
         let container = dir.path + "/home/.var/app/org.example.Flat/config"
@@ -427,4 +421,11 @@ struct DefaultsToolEndToEndTests {
         let r = try runner.run("PreferencesTestHelper", ["foundation-get", "com.example.fdn", "greeting"])
         #expect(r.stdout == "hi\n")
     }
+}
+
+/// Writes `text` to `path`, creating the directories above it (desktop entries for the `-app` tests).
+private func writeCreatingDirectories(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
 }
