@@ -34,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bookmark",
-            dependencies: ["Bookmarks"]
+            dependencies: ["Bookmarks", "PlistKit"]
         ),
         .target(
             name: "Preferences",

@@ -1,4 +1,5 @@
 import CSystem
+import PlistKit
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -76,14 +77,11 @@ extension Bookmark {
         }
         if !path.hasSuffix(".alias") { path += ".alias" }
         let bytes = try AliasFile.wrap(data)
-        let fd = Sys.openat(CSYSTEM_AT_FDCWD, Array(path.utf8), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .systemCall(name: "open", errno: Sys.errno, path: path) }
-        defer { Sys.close(fd) }
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw .systemCall(name: "write", errno: Sys.errno, path: path) }
-            off += n
+        // Atomically: an alias being replaced stays whole if the disk fills or the process dies mid-write.
+        do {
+            try AtomicFile.replace(path, with: bytes)
+        } catch {
+            throw .systemCall(name: error.operation, errno: error.code, path: path)
         }
         return URL(fileURLWithPath: path)
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PlistKit
 
 /// Identity and version of a file as `stat` sees it: a change in any field means the file was replaced or edited.
 struct FileStamp: Sendable, Hashable {
@@ -78,35 +79,20 @@ enum FileSystem {
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
             let target = buffer[0..<n].withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
-            current = target.hasPrefix("/") ? target : directoryName(current) + "/" + target
+            current = target.hasPrefix("/") ? target : AtomicFile.directoryName(current) + "/" + target
         }
         return current
     }
 
-    static func directoryName(_ path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        if slash == path.utf8.startIndex { return "/" }
-        return String(path[..<slash])
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.utf8.index(after: slash)...])
-    }
-
     /// Creates `path` and its missing parents with `mode`.
     static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
-        var st = stat()
-        if stat(path, &st) == 0 { return }
-        let parent = directoryName(path)
-        if parent != path, parent != "/", parent != "." { try makeDirectories(parent, mode: mode) }
-        if mkdir(path, mode) != 0, errno != EEXIST { throw ioError("mkdir", path) }
+        do { try AtomicFile.makeDirectories(path, mode: mode) } catch { throw ioError(error.operation, error.path, code: error.code) }
     }
 
     /// An exclusive `flock` on `path` (created if needed), held until `body` returns. Released by the kernel if the
     /// process dies, so a crash never leaves a stale lock.
     static func withExclusiveLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        try makeDirectories(directoryName(path))
+        try makeDirectories(AtomicFile.directoryName(path))
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError("open lock file", path) }
         defer { close(fd) }
@@ -117,53 +103,17 @@ enum FileSystem {
         return try body()
     }
 
-    /// Replaces `path` atomically: temp file in the same directory, write, fsync, keep mode and owner of the old file,
-    /// rename, fsync the directory. Returns the stamp of the new file.
+    /// Replaces `path` atomically (`AtomicFile`: temp file in the same directory, write, fsync, keep mode and owner of
+    /// the old file, rename, fsync the directory when asked). Returns the stamp of the new file.
     static func atomicReplace(_ path: String, with bytes: [UInt8], newFileMode: mode_t, syncDirectory: Bool) throws -> FileStamp {
-        let directory = directoryName(path)
-        try makeDirectories(directory)
-        var template = Array((directory + "/." + lastComponent(path) + ".tmp-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ioError("mkstemp", directory) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let tempPath = cString(template)
-        var renamed = false
-        defer {
-            if !renamed { unlink(tempPath) }
-        }
+        var options = AtomicFile.Options()
+        options.newFileMode = newFileMode
+        options.syncsDirectory = syncDirectory
+        options.createsDirectories = true
         do {
-            defer { close(fd) }
-            var old = stat()
-            if stat(path, &old) == 0 {
-                _ = fchmod(fd, old.st_mode & 0o7777)
-                if old.st_uid != geteuid() || old.st_gid != getegid() {
-                    _ = fchown(fd, old.st_uid, old.st_gid) // may fail without privilege; the mode still holds
-                }
-            } else {
-                _ = fchmod(fd, newFileMode)
-            }
-            var written = 0
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ioError("write", tempPath)
-                }
-                written += n
-            }
-            guard fsync(fd) == 0 else { throw ioError("fsync", tempPath) }
-            var st = stat()
-            guard fstat(fd, &st) == 0 else { throw ioError("fstat", tempPath) }
-            guard rename(tempPath, path) == 0 else { throw ioError("rename", path) }
-            renamed = true
-            if syncDirectory {
-                let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                if dfd >= 0 {
-                    _ = fsync(dfd)
-                    close(dfd)
-                }
-            }
-            return FileStamp(st)
+            return FileStamp(try AtomicFile.replace(path, with: bytes, options: options))
+        } catch {
+            throw ioError(error.operation, path, code: error.code)
         }
     }
 

@@ -18,22 +18,41 @@ final class FlushScheduler: Sendable {
     }
 
     func schedule(_ file: DomainFile) {
+        schedule(file, after: delay, retry: 0)
+    }
+
+    private func schedule(_ file: DomainFile, after seconds: Double, retry: Int) {
         pending.withLock { $0[ObjectIdentifier(file)] = file }
         known.withLock { $0[ObjectIdentifier(file)] = file }
-        queue.asyncAfter(deadline: .now() + max(0, delay)) { [self] in
-            flush(file)
+        queue.asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
+            flush(file, retry: retry)
         }
     }
 
-    private func flush(_ file: DomainFile) {
+    /// Writes `file`. A write the system refused (`.io`: a full disk, an I/O error, a read-only remount) keeps its
+    /// changes in memory and is tried again, at growing intervals up to a minute, so they reach the disk once it
+    /// recovers even if nothing else changes; other failures wait for the next change or synchronize.
+    private func flush(_ file: DomainFile, retry: Int = 0) {
         pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(file)) }
+        let failure: PreferencesError
         do {
             try file.synchronize()
+            return
         } catch let error as PreferencesError {
-            events.post(.flushFailed(domain: file.domain, error: error))
+            failure = error
         } catch {
-            events.post(.flushFailed(domain: file.domain, error: PreferencesError(.io, "\(error)", domain: file.domain)))
+            failure = PreferencesError(.io, "\(error)", domain: file.domain)
         }
+        events.post(.flushFailed(domain: file.domain, error: failure))
+        let alreadyQueued = pending.withLock { $0[ObjectIdentifier(file)] != nil }
+        if failure.kind == .io, file.hasUnsavedChanges, !alreadyQueued {
+            schedule(file, after: Self.retryDelay(retry, base: delay), retry: retry + 1)
+        }
+    }
+
+    /// The wait before retry number `retry`: doubling from the flush delay (at least 0.25 s), capped at 60 s.
+    static func retryDelay(_ retry: Int, base: Double) -> Double {
+        min(60, max(0.25, base) * Double(1 << min(retry, 10)))
     }
 
     /// Writes every domain with unsaved changes now, and waits for flushes already running (the exit path).

@@ -51,7 +51,7 @@ public final class PreferencesEnvironment: Sendable {
 
     static func processName() -> String {
         guard let first = CommandLine.arguments.first, !first.isEmpty else { return "unknown" }
-        let name = FileSystem.lastComponent(first)
+        let name = AtomicFile.lastComponent(first)
         return PreferencesLocations.isValidDomainName(name) ? name : "unknown"
     }
 
@@ -116,7 +116,7 @@ public final class PreferencesEnvironment: Sendable {
         }
         guard let w else { return }
         for file in files {
-            let directory = FileSystem.directoryName(file.targetPath)
+            let directory = AtomicFile.directoryName(file.targetPath)
             if directory.hasPrefix(locations.userDirectory) { try? FileSystem.makeDirectories(directory) }
             w.watch(directory)
         }

@@ -1,5 +1,6 @@
 // bookmark — create, resolve and inspect bookmark data (thin front end over the Bookmarks library).
 import Bookmarks
+import PlistKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,16 +41,25 @@ func readAll(_ path: String) -> [UInt8] {
     return out
 }
 
+/// Writes `bytes` to stdout, or atomically to `path` (a full disk leaves an existing file whole); any failure,
+/// stdout's included, is reported and exits 1.
 func writeAll(_ bytes: [UInt8], to path: String?) {
-    let fd = path.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } ?? 1
-    guard fd >= 0 else { fail("cannot create \(path ?? "-"): errno \(errno)") }
+    if let path {
+        do { try AtomicFile.replace(path, with: bytes) } catch { fail("cannot write \(path): \(error.reason)") }
+        return
+    }
     var off = 0
     while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { fail("write failed: errno \(errno)") }
+        let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        if n <= 0 { fail("cannot write to standard output: \(String(cString: strerror(errno)))") }
         off += n
     }
-    if fd != 1 { close(fd) }
+}
+
+/// Prints a line (or `text` as is) through `writeAll`, so a failed write is an error.
+func printOut(_ text: String, newline: Bool = true) {
+    writeAll(Array((newline ? text + "\n" : text).utf8), to: nil)
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
@@ -90,17 +100,17 @@ do {
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
         let result = try Bookmark.resolve(AliasFile.unwrap(readAll(args[0])), options: opts)
-        print(BookmarkInspection.describe(result, json: json), terminator: json ? "\n" : "")
+        printOut(BookmarkInspection.describe(result, json: json), newline: json)
     case "inspect":
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
         let data = try AliasFile.unwrap(readAll(args[0]))
-        print(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), terminator: json ? "\n" : "")
+        printOut(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), newline: json)
     case "bench":
         let dir = args.first ?? "/tmp"
-        print(try BookmarkBenchmark.run(scratch: dir).report)
+        printOut(try BookmarkBenchmark.run(scratch: dir).report)
     case "-h", "--help", "help":
-        print(usage)
+        printOut(usage)
     default:
         fail(usage, code: 64)
     }

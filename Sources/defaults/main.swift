@@ -5,20 +5,33 @@ import Glibc
 import Musl
 #endif
 import Preferences
+import Synchronization
 
-func writeAll(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
+/// The first errno a write to stdout failed with (0: none). A failed write makes the exit status 1: `defaults export
+/// domain - > backup.plist` on a full disk must not pass for a backup.
+let standardOutputError = Atomic<Int32>(0)
+
+/// Writes all of `text` to `fd`; returns 0, or the errno that stopped it.
+func writeAll(_ fd: Int32, _ text: String) -> Int32 {
+    let bytes = Array(text.utf8)
     var done = 0
     while done < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-        if n <= 0 { return }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+        if n < 0, errno == EINTR { continue }
+        if n <= 0 { return n < 0 ? errno : EIO }
         done += n
     }
+    return 0
 }
 
 let io = DefaultsIO(
-    out: { writeAll(1, $0) },
-    err: { writeAll(2, $0) },
+    out: { text in
+        // Once stdout has failed, later output is dropped rather than half-written after the gap.
+        guard standardOutputError.load(ordering: .relaxed) == 0 else { return }
+        let code = writeAll(1, text)
+        if code != 0 { standardOutputError.store(code, ordering: .relaxed) }
+    },
+    err: { _ = writeAll(2, $0) },
     readStandardInput: {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -31,4 +44,10 @@ let io = DefaultsIO(
     })
 let environment = PreferencesEnvironment(
     locations: .fromEnvironment(), options: StoreOptions(), applicationDomain: "defaults", arguments: [])
-exit(DefaultsCommand.run(Array(CommandLine.arguments.dropFirst()), environment: environment, io: io))
+let status = DefaultsCommand.run(Array(CommandLine.arguments.dropFirst()), environment: environment, io: io)
+let outputError = standardOutputError.load(ordering: .relaxed)
+if outputError != 0 {
+    _ = writeAll(2, "defaults: cannot write to standard output: \(String(cString: strerror(outputError)))\n")
+    exit(status == 0 ? 1 : status)
+}
+exit(status)

@@ -1,4 +1,5 @@
 import Glibc
+import PlistKit
 
 /// A failed read or write, with the system's explanation.
 struct IOFailure: Error {
@@ -40,9 +41,9 @@ enum FileIO {
         try writeAll(STDOUT_FILENO, bytes)
     }
 
-    /// Writes text to stdout.
-    static func printOut(_ text: String) {
-        try? writeAll(STDOUT_FILENO, Array(text.utf8))
+    /// Writes text to stdout; a failed write (a full disk, a closed pipe) is an error, not silently dropped.
+    static func printOut(_ text: String) throws {
+        try writeAll(STDOUT_FILENO, Array(text.utf8))
     }
 
     /// Writes a line to stderr.
@@ -50,26 +51,13 @@ enum FileIO {
         try? writeAll(STDERR_FILENO, Array((line + "\n").utf8))
     }
 
-    /// Replaces `path` with `bytes` atomically: a temporary file in the same directory, then `rename`.
+    /// Replaces `path` with `bytes` atomically (`AtomicFile`): a full disk or a crash leaves the old file whole.
     static func write(_ bytes: [UInt8], to path: String) throws {
         guard !path.isEmpty else { throw IOFailure("Empty path specified") }
-        let temporary = path + ".plutil-\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw IOFailure(errno: errno) }
         do {
-            try writeAll(fd, bytes)
-            guard close(fd) == 0 else { throw IOFailure(errno: errno) }
+            try AtomicFile.replace(path, with: bytes)
         } catch {
-            unlink(temporary)
-            throw error
-        }
-        // Keep the permissions of a file being rewritten in place.
-        var info = stat()
-        if stat(path, &info) == 0 { chmod(temporary, info.st_mode & 0o7777) }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw IOFailure(errno: code)
+            throw IOFailure(errno: error.code)
         }
     }
 

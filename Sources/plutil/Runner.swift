@@ -50,9 +50,9 @@ struct Runner {
             break
         case .lint:
             _ = try read(path)
-            if !invocation.silent { FileIO.printOut("\(path == "-" ? "<stdin>" : path): OK\n") }
+            if !invocation.silent { try standardOutput("\(path == "-" ? "<stdin>" : path): OK\n") }
         case .print:
-            FileIO.printOut(PlistDescription.humanReadable(try read(path).value))
+            try standardOutput(PlistDescription.humanReadable(try read(path).value))
         case .convert(let format):
             try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
@@ -161,6 +161,11 @@ struct Runner {
         } catch let error as IOFailure {
             throw FileFailure("(\(error.message))")
         }
+    }
+
+    /// Prints `text`; a write that fails is this file's failure (Apple's tool traps on it).
+    private func standardOutput(_ text: String) throws {
+        do { try FileIO.printOut(text) } catch let error as IOFailure { throw FileFailure("(\(error.message))") }
     }
 
     /// Where output for `inputPath` goes without `-o`: the input itself, with the `-e` extension if given; source

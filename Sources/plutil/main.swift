@@ -7,7 +7,7 @@ let programName = arguments.first.map { String($0.split(separator: "/").last ?? 
 do {
     let invocation = try Invocation(Array(arguments.dropFirst()))
     if case .help = invocation.verb {
-        FileIO.printOut(usage(programName))
+        try? FileIO.printOut(usage(programName))
         exit(0)
     }
     exit(try Runner(invocation: invocation).run())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Bookmarks
+import TestSupport
 
 /// Alias files (reference §1.5): 56-byte header, same data area; read back and resolvable.
 @Suite struct AliasFileTests {
@@ -47,5 +48,26 @@ import Testing
         } catch {
             if case .corruptData(_, let offset) = error { #expect(offset == 56) } else { Issue.record("\(error)") }
         }
+    }
+
+    @Test(.enabled(if: TinyFilesystem.isAvailable, "needs root and permission to mount a tmpfs"))
+    func replacingAnAliasOnAFullDiskKeepsTheOldOne() throws {
+        let s = Scratch()
+        let fs = try TinyFilesystem()
+        let first = try Bookmark.create(path: s.file("a"), options: [.suitableForBookmarkFile])
+        let alias = try Bookmark.writeBookmarkData(first, to: URL(fileURLWithPath: fs.p("link.alias")))
+        let before = try #require(FileManager.default.contents(atPath: alias.path))
+        fs.fill()
+        let second = try Bookmark.create(path: s.file(String(repeating: "long-name-", count: 20)), options: [.suitableForBookmarkFile])
+        do {
+            try Bookmark.writeBookmarkData(second, to: alias)
+            Issue.record("writing an alias to a full filesystem succeeded")
+        } catch {
+            guard case .systemCall(_, let code, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(code == ENOSPC)
+        }
+        #expect(FileManager.default.contents(atPath: alias.path) == before, "the old alias is whole")
+        #expect(fs.entries() == ["link.alias"], "no temporary file left behind")
+        #expect(try Bookmark.resolve(Bookmark.bookmarkData(withContentsOf: alias)).path == s.p("a"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Bookmarks
+import TestSupport
 
 /// The built `bookmark` executable, run as a real process.
 @Suite struct BookmarkToolTests {
@@ -74,5 +75,34 @@ import Testing
         let found = try Shell.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", bookmark, "resolve", pb])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout.hasPrefix(s.p("zz-elsewhere/doc-moved.txt")) && found.stdout.contains("stale: moved"))
+    }
+
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func outputThatCannotBeWrittenIsAnError() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        let f = s.file("f", "content")
+        // /dev/full answers every write with ENOSPC.
+        let toStdout = try Shell.run("/bin/sh", ["-c", "exec \"$0\" create \"$1\" > /dev/full", bookmark, f])
+        #expect(toStdout.status == 1 && toStdout.stderr.contains("No space left on device"), "\(toStdout)")
+        let b = s.p("b")
+        #expect(try Shell.run(bookmark, ["create", f, "-o", b]).status == 0)
+        let inspect = try Shell.run("/bin/sh", ["-c", "exec \"$0\" inspect \"$1\" > /dev/full", bookmark, b])
+        #expect(inspect.status == 1 && inspect.stderr.contains("No space left on device"), "\(inspect)")
+    }
+
+    @Test(.enabled(if: tool != nil && TinyFilesystem.isAvailable, "needs the bookmark executable, root and tmpfs"))
+    func createOnAFullDiskKeepsTheOldBookmarkFile() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        let fs = try TinyFilesystem()
+        let out = fs.p("b")
+        #expect(try Shell.run(bookmark, ["create", s.file("f"), "-o", out]).status == 0)
+        let before = try #require(FileManager.default.contents(atPath: out))
+        fs.fill()
+        let r = try Shell.run(bookmark, ["create", s.file(String(repeating: "deeper/", count: 30) + "g"), "-o", out])
+        #expect(r.status == 1 && r.stderr.contains("No space left on device"), "\(r)")
+        #expect(FileManager.default.contents(atPath: out) == before)
+        #expect(fs.entries() == ["b"])
     }
 }

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Replaces a file's contents all at once, so a reader, a crash or a full disk sees either the old file or the new
+/// one, never a mix: the bytes go to a new temporary file in the same directory (created with `O_EXCL` under a
+/// random name, so nothing planted at a guessable name is followed), which is flushed with `fsync` and then renamed
+/// over the target. Any failure removes the temporary file and leaves the target as it was.
+///
+/// A symbolic link at `path` is replaced by the new file, as Foundation's `Data.write(to:options: .atomic)` does;
+/// callers that want to write through links resolve them first.
+public enum AtomicFile {
+    /// How a file is replaced.
+    public struct Options: Sendable {
+        /// The permissions of a file that did not exist (the process umask applies). An existing file keeps its own.
+        public var newFileMode: mode_t = 0o666
+        /// Give the new file the old file's owner and group when they differ from ours (works only with the
+        /// privilege to `chown`; without it the mode is still kept).
+        public var keepsOwner: Bool = true
+        /// `fsync` the directory after the rename, so a power loss cannot forget the rename itself.
+        public var syncsDirectory: Bool = true
+        /// Create missing parent directories (mode 0700) first.
+        public var createsDirectories: Bool = false
+
+        public init() {}
+    }
+
+    /// Writes `bytes` to `path` atomically. Returns the new file's `stat` (taken before the rename, from the file
+    /// descriptor, so it describes exactly the file this call wrote).
+    @discardableResult
+    public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(FileWriteError) -> stat {
+        guard !path.isEmpty else { throw FileWriteError(operation: "open", path: path, code: ENOENT) }
+        let directory = directoryName(path)
+        if options.createsDirectories { try makeDirectories(directory) }
+        let (fd, temporary) = try createTemporary(in: directory, for: path, mode: options.newFileMode)
+        var renamed = false
+        defer {
+            close(fd)
+            if !renamed { unlink(temporary) }
+        }
+        var old = stat()
+        if stat(path, &old) == 0, old.st_mode & S_IFMT == S_IFREG {
+            _ = fchmod(fd, old.st_mode & 0o7777)
+            if options.keepsOwner, old.st_uid != geteuid() || old.st_gid != getegid() {
+                _ = fchown(fd, old.st_uid, old.st_gid)
+            }
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileWriteError(operation: "write", path: path)
+            }
+            written += n
+        }
+        // With delayed allocation, ENOSPC and EIO may surface only here: the rename must wait for this.
+        guard fsync(fd) == 0 else { throw FileWriteError(operation: "fsync", path: path) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw FileWriteError(operation: "fstat", path: path) }
+        guard rename(temporary, path) == 0 else { throw FileWriteError(operation: "rename", path: path) }
+        renamed = true
+        if options.syncsDirectory {
+            let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 {
+                _ = fsync(dfd)
+                close(dfd)
+            }
+        }
+        return st
+    }
+
+    /// Writes `bytes` to `path` atomically (see `replace(_:with:options:)`).
+    @discardableResult
+    public static func replace(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) -> stat {
+        // `withUnsafeBytes` rethrows untyped errors; `Result` carries the typed one out.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(FileWriteError) in try replace(path, with: raw, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// A new, empty file beside `path`, opened for writing: `.<name>.XXXXXX` with random letters, `O_EXCL`, retried on
+    /// the rare clash.
+    private static func createTemporary(in directory: String, for path: String, mode: mode_t) throws(FileWriteError) -> (Int32, String) {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var generator = SystemRandomNumberGenerator()
+        let prefix = (directory == "/" ? "" : directory) + "/." + lastComponent(path) + "."
+        for _ in 0..<100 {
+            var name = Array(prefix.utf8)
+            for _ in 0..<8 { name.append(letters[Int(generator.next(upperBound: UInt32(letters.count)))]) }
+            let candidate = String(decoding: name, as: UTF8.self)
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 { return (fd, candidate) }
+            if errno != EEXIST { throw FileWriteError(operation: "create a temporary file for", path: path) }
+        }
+        throw FileWriteError(operation: "create a temporary file for", path: path, code: EEXIST)
+    }
+
+    /// Creates `path` and any missing parents with `mode`; an existing path is left as it is.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(FileWriteError) {
+        var st = stat()
+        if stat(path, &st) == 0 { return }
+        let parent = directoryName(path)
+        if parent != path, parent != "/", parent != "." { try makeDirectories(parent, mode: mode) }
+        if mkdir(path, mode) != 0, errno != EEXIST { throw FileWriteError(operation: "mkdir", path: path) }
+    }
+
+    /// The directory part of `path` (`.` when it has none).
+    package static func directoryName(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        if slash == path.utf8.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    package static func lastComponent(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+}
+
+/// A file could not be written: the system call that failed, the file it was for, and the `errno` it gave.
+public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The failed step (`write`, `fsync`, `rename`, …).
+    public let operation: String
+    /// The file being written.
+    public let path: String
+    /// The `errno` value (`ENOSPC`, `EACCES`, …).
+    public let code: Int32
+
+    public init(operation: String, path: String, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// The system's text for `code`, e.g. "No space left on device".
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "could not \(operation) \(path): \(reason)" }
+}

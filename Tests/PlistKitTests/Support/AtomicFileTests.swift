@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import PlistKit
+import TestSupport
+
+/// `AtomicFile.replace` against the real kernel: a tmpfs that runs out of space or is read-only, real modes, owners
+/// and links. Whatever fails, the old file is there byte for byte and no temporary file is left behind.
+@Suite struct AtomicFileTests {
+    static let noMount: Comment = "needs root and permission to mount a tmpfs"
+
+    private func scratch() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.path + "/atomicfile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    private func contents(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { Array($0) }
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode : 0
+    }
+
+    @Test func replacesTheBytesAndKeepsTheOldMode() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/a.plist"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o640)
+        var before = stat()
+        stat(path, &before)
+        let st = try AtomicFile.replace(path, with: Array("new bytes".utf8))
+        #expect(contents(path) == Array("new bytes".utf8))
+        #expect(mode(path) & 0o7777 == 0o640)
+        #expect(st.st_size == 9)
+        var after = stat()
+        stat(path, &after)
+        #expect(after.st_ino == st.st_ino, "the returned stat describes the file now at the path")
+        #expect(after.st_ino != before.st_ino, "a new file was renamed over the old one, not the old one rewritten")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["a.plist"])
+    }
+
+    @Test func aNewFileGetsTheRequestedModeAndMissingDirectoriesOnlyWhenAsked() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = AtomicFile.Options()
+        options.newFileMode = 0o600
+        do {
+            try AtomicFile.replace(dir + "/x/y/z.plist", with: [1], options: options)
+            Issue.record("wrote into a missing directory without createsDirectories")
+        } catch {
+            #expect(error.code == ENOENT)
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x"))
+        options.createsDirectories = true
+        try AtomicFile.replace(dir + "/x/y/z.plist", with: [1, 2], options: options)
+        #expect(contents(dir + "/x/y/z.plist") == [1, 2])
+        #expect(mode(dir + "/x/y/z.plist") & 0o777 == 0o600)
+    }
+
+    @Test func aLinkAtThePathIsReplacedAndItsTargetLeftAlone() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("target".utf8).write(to: URL(fileURLWithPath: dir + "/target"))
+        symlink(dir + "/target", dir + "/link")
+        try AtomicFile.replace(dir + "/link", with: Array("new".utf8))
+        #expect(mode(dir + "/link") & S_IFMT == S_IFREG)
+        #expect(contents(dir + "/link") == Array("new".utf8))
+        #expect(contents(dir + "/target") == Array("target".utf8))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "changing a file's owner needs root"))
+    func anotherUsersFileKeepsItsOwner() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/owned"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(chown(path, 65534, 65534) == 0)
+        try AtomicFile.replace(path, with: [9])
+        var st = stat()
+        stat(path, &st)
+        #expect(st.st_uid == 65534 && st.st_gid == 65534)
+    }
+
+    @Test(.enabled(if: TinyFilesystem.isAvailable, noMount))
+    func aFullDiskLeavesTheOldFileAndNoTemporaryFile() throws {
+        let fs = try TinyFilesystem()
+        let path = fs.p("domain.plist")
+        let old = [UInt8](repeating: 0x6F, count: 3000)
+        try AtomicFile.replace(path, with: old)
+        let freed = fs.fill()
+        #expect(freed > 0)
+        let new = [UInt8](repeating: 0x6E, count: 20_000)
+        do {
+            try AtomicFile.replace(path, with: new)
+            Issue.record("a write to a full filesystem succeeded")
+        } catch {
+            #expect(error.code == ENOSPC, "\(error)")
+            #expect(error.description.contains("No space left on device"))
+        }
+        #expect(contents(path) == old)
+        #expect(fs.entries() == ["domain.plist"])
+        fs.release()
+        try AtomicFile.replace(path, with: new)
+        #expect(contents(path) == new)
+        #expect(fs.entries() == ["domain.plist"])
+    }
+
+    @Test(.enabled(if: TinyFilesystem.isAvailable, noMount))
+    func aReadOnlyFilesystemIsReportedAndTheFileKept() throws {
+        let fs = try TinyFilesystem()
+        let path = fs.p("domain.plist")
+        try AtomicFile.replace(path, with: [1, 2, 3])
+        try fs.makeReadOnly()
+        do {
+            try AtomicFile.replace(path, with: [4])
+            Issue.record("a write to a read-only filesystem succeeded")
+        } catch {
+            #expect(error.code == EROFS, "\(error)")
+        }
+        #expect(contents(path) == [1, 2, 3])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `plutil` when the output cannot be written: a full tmpfs (the kernel's `ENOSPC`) for files, `/dev/full` for
+/// standard output. The tool must say so and exit 1, and a file it was converting in place must stay as it was.
+@Suite(.enabled(if: ToolRunner.ours != nil, ToolRunner.oursMissing)) struct PlutilWriteFailureTests {
+    /// Runs `tool` with stdout redirected to /dev/full (every write fails with ENOSPC).
+    private func runIntoFullOutput(_ tool: String, _ arguments: [String]) throws -> ToolRunner.Result {
+        try ToolRunner.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" > /dev/full", tool] + arguments, input: Data(), in: nil)
+    }
+
+    static let outputCases: [[String]] = [
+        ["-p"], ["-lint"], ["-convert", "xml1", "-o", "-"], ["-convert", "json", "-o", "-"],
+        ["-extract", "k", "raw", "-o", "-"], ["-type", "k"],
+    ]
+
+    @Test(arguments: outputCases)
+    func aFullStandardOutputIsAnError(_ arguments: [String]) throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.plist")
+        try ToolRunner.writeXML(["k": "value"] as NSDictionary, to: input)
+        let r = try runIntoFullOutput(try #require(ToolRunner.ours), arguments + [input.path])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("No space left on device"), "\(r)")
+    }
+
+    @Test(.enabled(if: TinyFilesystem.isAvailable, "needs root and permission to mount a tmpfs"))
+    func convertingInPlaceOnAFullDiskKeepsTheFile() throws {
+        let fs = try TinyFilesystem()
+        let input = URL(fileURLWithPath: fs.p("in.plist"))
+        // Binary is compact; its XML conversion needs more room than the disk will have.
+        let big = NSDictionary(dictionary: Dictionary(uniqueKeysWithValues: (0..<2000).map { ("key\($0)", $0) }))
+        try PropertyListSerialization.data(fromPropertyList: big, format: .binary, options: 0).write(to: input)
+        let before = try Data(contentsOf: input)
+        fs.fill()
+        let tool = try #require(ToolRunner.ours)
+        var r = try ToolRunner.run(tool, ["-convert", "xml1", input.path], input: Data(), in: nil)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("No space left on device"), "\(r)")
+        #expect(try Data(contentsOf: input) == before)
+        #expect(fs.entries() == ["in.plist"], "no temporary file left behind")
+
+        // A new output file is not created at all.
+        r = try ToolRunner.run(tool, ["-convert", "xml1", "-o", fs.p("out.plist"), input.path], input: Data(), in: nil)
+        #expect(r.status == 1, "\(r)")
+        #expect(fs.entries() == ["in.plist"])
+
+        fs.release()
+        r = try ToolRunner.run(tool, ["-convert", "xml1", input.path], input: Data(), in: nil)
+        #expect(r.status == 0, "\(r)")
+        let converted = try PropertyListSerialization.propertyList(from: try Data(contentsOf: input), format: nil)
+        #expect((converted as? NSDictionary) == big)
+    }
+
+    @Test func aConversionKeepsTheFilesModeAndWritesNewFilesWithTheUmasksMode() throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.plist")
+        try ToolRunner.writeXML(["k": 1] as NSDictionary, to: input)
+        chmod(input.path, 0o604)
+        let tool = try #require(ToolRunner.ours)
+        #expect(try ToolRunner.run(tool, ["-convert", "binary1", input.path], input: Data(), in: nil).status == 0)
+        var st = stat()
+        stat(input.path, &st)
+        #expect(st.st_mode & 0o7777 == 0o604)
+        // A new file: 0666 less the umask, as Foundation's atomic write (and so Apple's plutil) creates it.
+        let out = dir.appendingPathComponent("out.plist").path
+        let r = try ToolRunner.run("/bin/sh", ["-c", "umask 027 && exec \"$0\" -convert xml1 -o \"$1\" \"$2\"", tool, out, input.path],
+                                   input: Data(), in: nil)
+        #expect(r.status == 0, "\(r)")
+        stat(out, &st)
+        #expect(st.st_mode & 0o7777 == 0o640)
+    }
+}
