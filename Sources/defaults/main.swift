@@ -33,10 +33,14 @@ let io = DefaultsIO(
     },
     err: { _ = writeAll(2, $0) },
     readStandardInput: {
+        // At most one byte past the store's read limit: `import` refuses more, and an endless pipe must not grow
+        // this array until the process dies.
+        let limit = StoreOptions().readLimit
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        while data.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, min($0.count, limit + 1 - data.count)) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             data += chunk[0..<n]
         }

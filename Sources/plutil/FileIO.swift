@@ -10,19 +10,26 @@ struct IOFailure: Error {
 
 /// Whole-file reads and writes on file descriptors (`-` is stdin/stdout).
 enum FileIO {
-    /// Reads all of `path`, or of stdin for `-`.
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return try readAll(STDIN_FILENO) }
+    /// Reads all of `path`, or of stdin for `-`, refusing more than `limit` bytes: `/dev/zero` or an endless pipe is
+    /// an error, not an allocation that grows until the process dies.
+    static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        if path == "-" { return try readAll(STDIN_FILENO, limit: limit) }
         guard !path.isEmpty else { throw IOFailure("Empty path specified") }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw IOFailure(errno: errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw IOFailure(errno: EISDIR) }
-        return try readAll(fd)
+        guard fstat(fd, &info) == 0 else { throw IOFailure(errno: errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw IOFailure(errno: EISDIR) }
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit { throw tooLarge(limit) }
+        return try readAll(fd, limit: limit)
     }
 
-    private static func readAll(_ fd: Int32) throws -> [UInt8] {
+    private static func tooLarge(_ limit: Int) -> IOFailure {
+        IOFailure("input is larger than the limit of \(limit) bytes")
+    }
+
+    private static func readAll(_ fd: Int32, limit: Int) throws -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -32,6 +39,7 @@ enum FileIO {
                 throw IOFailure(errno: errno)
             }
             if n == 0 { return result }
+            guard result.count + n <= limit else { throw tooLarge(limit) }
             result.append(contentsOf: chunk[0..<n])
         }
     }

@@ -88,7 +88,7 @@ struct Runner {
     private func read(_ path: String) throws -> (value: PlistValue, format: PlistFormat) {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try FileIO.read(path, limit: PlistReadOptions().maxInputSize)
         } catch let error as IOFailure {
             throw FileFailure("(\(error.message))")
         }

@@ -74,3 +74,19 @@ import TestSupport
         #expect(st.st_mode & 0o7777 == 0o640)
     }
 }
+
+/// Input larger than `PlistReadOptions.maxInputSize` is refused before it is read into memory.
+@Suite(.enabled(if: ToolRunner.ours != nil, ToolRunner.oursMissing)) struct PlutilInputLimitTests {
+    @Test func aFileOverTheInputLimitIsRefusedWithoutReadingIt() throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Sparse: 1 GiB + 1 byte of size, no blocks; reading it would take a gigabyte of memory.
+        let path = dir.appendingPathComponent("huge.plist").path
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        #expect(ftruncate(fd, (1 << 30) + 1) == 0)
+        close(fd)
+        let r = try ToolRunner.runOurs(["-lint", path])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("larger than the limit of 1073741824 bytes"), "\(r)")
+    }
+}

@@ -7,7 +7,7 @@ public struct DefaultsIO: Sendable {
     public var out: @Sendable (String) -> Void
     /// Writes to standard error.
     public var err: @Sendable (String) -> Void
-    /// Reads all of standard input.
+    /// Reads standard input to its end, or to one byte past `StoreOptions.readLimit` (more is refused anyway).
     public var readStandardInput: @Sendable () -> [UInt8]
 
     public init(
@@ -499,6 +499,9 @@ public enum DefaultsCommand {
             let bytes: [UInt8]
             if operands[1] == "-" {
                 bytes = io.readStandardInput()
+                guard bytes.count <= environment.options.readLimit else {
+                    return fail("Could not read data from -: more than \(environment.options.readLimit) bytes")
+                }
             } else {
                 do {
                     guard let file = try FileSystem.readFile(operands[1], limit: environment.options.readLimit) else {

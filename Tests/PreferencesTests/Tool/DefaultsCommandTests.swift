@@ -1,6 +1,7 @@
 import Foundation
 import PlistKit
 import Testing
+import TestSupport
 @testable import Preferences
 
 /// The `defaults` verbs in-process. Expected messages and output come from reference §6.1 (Apple's tool); stored
@@ -412,6 +413,18 @@ struct DefaultsToolEndToEndTests {
         let xml = Data(try FoundationCodec().encode(["from": "stdin"], format: .xml))
         #expect(try runner.run("defaults", ["import", "f", "-"], stdin: xml).status == 0)
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "f")) == ["from": "stdin"])
+    }
+
+    @Test func importFromAnEndlessStandardInputStopsAtTheReadLimit() throws {
+        let dir = TempDirectory("defaults-endless")
+        let runner = ProcessRunner(directory: dir)
+        _ = try runner.run("defaults", ["write", "d", "k", "-string", "v"])
+        let tool = try ProcessRunner.requiredExecutable("defaults")
+        let r = try ExternalTool.run(
+            "/bin/sh", ["-c", "exec \"$0\" import d - < /dev/zero", tool], environment: runner.environment)
+        #expect(r.status == 1)
+        #expect(String(decoding: r.stderr, as: UTF8.self).contains("more than \(StoreOptions().readLimit) bytes"))
+        #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "d")) == ["k": "v"])
     }
 
     @Test func foundationProgramReadsWhatDefaultsWrote() throws {
