@@ -11,6 +11,7 @@ enum FormatDetection {
             return utf16StartsWithLessThan(b) ? .xml : .openStep
         }
         if n >= 2, (b[0] == 0 && b[1] == 0x3C) || (b[0] == 0x3C && b[1] == 0) { return .xml }
+        if n >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 0x3C { return .xml }  // UTF-32BE without a mark
         var i = 0
         if n >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
         i = skipSpace(b, i)

@@ -88,13 +88,16 @@ def typed(v):
 valid = []
 
 
-def add_valid(name, data, produced, note, same_as=None):
+def add_valid(name, data, produced, note, same_as=None, value=None, oracle=None):
     with open(os.path.join(VALID, name), 'wb') as f:
         f.write(data)
     entry = {'file': name, 'format': 'binary', 'produced': produced, 'note': note}
     if same_as:
         entry['same_as'] = same_as
         entry['oracle'] = 'same bytes as ' + same_as + ' apart from the noted difference'
+    elif oracle:
+        entry['value'] = typed(value)
+        entry['oracle'] = oracle
     else:
         entry['value'] = typed(plistlib.loads(data))
         entry['oracle'] = 'python3 plistlib.loads'
@@ -170,6 +173,12 @@ add_valid('duplicate-keys.bplist', assemble([
 add_valid('unreferenced-objects.bplist', assemble([
     b'\xa1' + refs([1]), b'\x09', b'\x09', b'\x08']), HAND,
     'unreferenced duplicate booleans, as CF writes them (reference §0.2)')
+add_valid('length-16byte.bplist', assemble([
+    b'\xa2' + refs([1, 2]), b'\x5f\x14' + be(3, 16) + b'abc', b'\xaf\x14' + be(1, 16) + refs([1])]), HAND,
+    'lengths written as 16-byte integers (high half zero), for a string and an array',
+    value=['abc', ['abc']],
+    oracle='Foundation PropertyListSerialization and libplist plistutil read this value (BinaryLengthTests asks '
+           'Foundation); plistlib misreads the length width and returns empty objects')
 v01 = bytearray(shared)
 v01[7] = ord('1')
 add_valid('version-bplist01.bplist', bytes(v01), HAND + ' (shared-subtrees.bplist with magic bplist01)',
@@ -258,6 +267,10 @@ add_invalid('array-count-huge.bplist', assemble([b'\xaf\x13' + be(2**60, 8)]), '
             'array claiming 2^60 elements')
 add_invalid('dict-count-past-end.bplist', assemble([b'\xd5\x01\x01', b'\x10\x01']), 'truncated',
             'dictionary of 5 pairs with 2 reference bytes')
+add_invalid('length-16byte-high-half.bplist', assemble([b'\x5f\x14' + be(2**64 + 3, 16) + b'abc']), 'truncated',
+            'a 16-byte length whose high half is not zero: more elements than any file holds')
+add_invalid('length-32byte.bplist', assemble([b'\x5f\x15' + be(3, 32) + b'abc']), 'syntax',
+            'a length written as a 32-byte integer, which is not an object type (CF reads its low 64 bits)')
 add_invalid('length-not-integer.bplist', assemble([b'\x4f\x50\x01']), 'syntax',
             'length marker followed by a string instead of an integer')
 add_invalid('cycle-self.bplist', assemble([b'\xa1\x00']), 'cycle', 'an array containing itself')

@@ -378,6 +378,22 @@ add("control-characters.plist", doc("<dict>\n\t<key>bell\u0007</key>\n\t<string>
 
 add("bom-utf8.plist", b"\xef\xbb\xbf" + doc("<string>after a UTF-8 byte-order mark</string>").encode())
 
+add("nested-plist.plist", doc('<array>\n\t<plist version="1.0"><string>a</string></plist>\n\t<dict>\n'
+                              '\t\t<key>k</key>\n\t\t<plist><integer>1</integer></plist>\n\t</dict>\n</array>'),
+    note="<plist> nested as a value stands for the object it holds (CF, plistlib and libplist agree)")
+
+add("xml-version-2.plist", '<?xml version="2.0" encoding="UTF-8"?>\n<plist version="1.0">\n<string>v</string>\n</plist>\n',
+    note="an XML version libxml2 refuses; CF, plistlib and libplist read the document")
+
+add("encoding-name-spellings.plist", '<?xml version="1.0" encoding="Latin-1"?>\n<plist version="1.0">\n<string>caf'.encode()
+    + b"\xe9" + b"</string>\n</plist>\n",
+    note="Latin-1, a spelling iconv does not know: CF matches charset names loosely, plistlib and libplist accept it")
+
+add("space-before-declaration.plist", "\n  " + PROLOG + "<string>x</string>\n</plist>\n",
+    oracle="Foundation PropertyListSerialization (XMLReaderCorpusTests checks it; libplist agrees)", value="x",
+    note="white space before the XML declaration, which scripts often leave: CF and libplist read it, the XML "
+         "specification and plistlib do not")
+
 # ---------------------------------------------------------------- invalid files
 
 invalid = []  # (file, bytes, kind, line, note)

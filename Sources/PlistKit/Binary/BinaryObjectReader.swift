@@ -422,15 +422,18 @@ struct BinaryObjectReader {
         if low == 0xF {
             try need(offset + 2, "length", at: offset)
             let m = base.load(fromByteOffset: offset + 1, as: UInt8.self)
-            guard m >> 4 == 0x1, m & 0x0F <= 3 else {
-                throw error(.syntax, "length of the object is not a 1, 2, 4 or 8-byte integer", at: offset + 1)
+            // A 16-byte integer is a length too, as CF and libplist read it (its high half must then be zero).
+            guard m >> 4 == 0x1, m & 0x0F <= 4 else {
+                throw error(.syntax, "length of the object is not a 1, 2, 4, 8 or 16-byte integer", at: offset + 1)
             }
             let size = 1 << Int(m & 0x0F)
             try need(offset + 2 + size, "length", at: offset)
-            let value = readUInt(at: offset + 2, size: size)
+            let high = size == 16 ? readUInt(at: offset + 2, size: 8) : 0
+            let value = readUInt(at: offset + 2 + max(0, size - 8), size: min(size, 8))
             // Anything longer than the object area cannot fit; this also keeps `count * unit` from overflowing.
-            guard value <= UInt64(objectsEnd) else {
-                throw error(.truncated, "object claims \(value) elements, more than the file holds", at: offset)
+            guard high == 0, value <= UInt64(objectsEnd) else {
+                let claimed = high == 0 ? "\(value)" : "2^64 or more"
+                throw error(.truncated, "object claims \(claimed) elements, more than the file holds", at: offset)
             }
             count = Int(value)
             start = offset + 2 + size

@@ -24,23 +24,19 @@ internal import CLibXML2
 /// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
 /// which CF writes unescaped, are read, and CR and CR LF in text are kept as CF keeps them instead of becoming LF
 /// (`XMLReaderControlCharacters`) — in every encoding, since documents in UTF-16/32 and in legacy encodings are
-/// converted to UTF-8 first (`XMLReaderInputEncoding`, `XMLReaderLegacyEncoding`).
+/// converted to UTF-8 first (`XMLReaderInputEncoding`, `XMLReaderLegacyEncoding`). With CF, plistlib and libplist it
+/// also reads a `<plist>` nested as a value (the object it holds) and, with CF and libplist, declarations libxml2
+/// refuses: white space before `<?xml`, a version other than 1.x, loosely spelled or padded encoding names
+/// (`XMLReaderProlog`, `XMLReaderLegacyEncoding`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
         guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            guard let name = XMLReaderLegacyEncoding.declared(in: bytes) else {
-                return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
+            // The repaired copy keeps every byte outside the declaration where it was: no offsets to map back.
+            if let repaired = XMLReaderProlog.normalized(bytes) {
+                return try repaired.withUnsafeBytes { try readByteOriented($0, options: options) }
             }
-            let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: name)
-            return try legacy.utf8.withUnsafeBytes { converted in
-                do {
-                    return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
-                } catch var e as PlistError {
-                    if let offset = e.offset { e.offset = legacy.originalOffset(offset) }
-                    throw e
-                }
-            }
+            return try readByteOriented(bytes, options: options)
         }
         let utf8 = try wide.utf8(bytes)
         return try utf8.withUnsafeBytes { converted in
@@ -48,6 +44,24 @@ enum XMLReader {
                 return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
             } catch var e as PlistError {
                 if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
+                throw e
+            }
+        }
+    }
+
+    /// UTF-8 input, or input in a legacy encoding its declaration names (converted with iconv first).
+    private static func readByteOriented(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
+        guard let name = XMLReaderLegacyEncoding.declared(in: bytes) else {
+            // A loosely spelled UTF-8 (`UTF_8`) is UTF-8 all the same; libxml2 would not know the name.
+            let loose = XMLReaderLegacyEncoding.declaresUTF8Loosely(bytes)
+            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: loose)
+        }
+        let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: name)
+        return try legacy.utf8.withUnsafeBytes { converted in
+            do {
+                return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
+            } catch var e as PlistError {
+                if let offset = e.offset { e.offset = legacy.originalOffset(offset) }
                 throw e
             }
         }

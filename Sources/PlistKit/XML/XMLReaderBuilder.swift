@@ -197,14 +197,15 @@ final class XMLReaderBuilder {
             default:
                 if t == .key { fail(.syntax, "<key> outside <dict>"); return }
             }
-            if t == .plist { fail(.syntax, "<plist> is only allowed as the document element"); return }
         } else if t == .key {
             fail(.syntax, "<key> outside <dict>")
             return
         }
         switch t {
         case .plist, .array, .dict:
-            if t != .plist {
+            // A <plist> nested as a value stands for the one object it holds, as CF, plistlib and libplist read it;
+            // it counts towards the depth like the containers it could otherwise be used to stack without limit.
+            if t != .plist || !frames.isEmpty {
                 containerDepth += 1
                 if containerDepth > options.maxDepth {
                     fail(.depthLimit, "too many nested arrays or dictionaries (the limit is \(options.maxDepth))")
@@ -230,9 +231,11 @@ final class XMLReaderBuilder {
         switch frame.tag {
         case .plist:
             if values.count == frame.valueStart {
-                fail(.rootCount, "<plist> holds no object")
+                // A nested one is pointed at by its start tag; the root's end tag is where its object is missing.
+                fail(.rootCount, "<plist> holds no object", offset: frames.isEmpty ? nil : frame.offset)
                 return
             }
+            if !frames.isEmpty { containerDepth -= 1 }
         case .array:
             containerDepth -= 1
             push(.array(values.moveOut(from: frame.valueStart)))

@@ -94,6 +94,12 @@ struct XMLReaderInputEncoding {
     /// The `encoding` named in the XML declaration of a byte-oriented document (after an optional UTF-8 byte-order
     /// mark), as written, or nil when there is no declaration or it names none.
     static func declaredEncoding(_ b: UnsafeRawBufferPointer) -> String? {
+        guard let range = declaredEncodingRange(b) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: b[range]), as: UTF8.self)
+    }
+
+    /// Where the declared encoding's name lies in `b` (see `declaredEncoding`).
+    static func declaredEncodingRange(_ b: UnsafeRawBufferPointer) -> Range<Int>? {
         var i = 0
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
         guard starts(b, i, "<?xml") else { return nil }
@@ -101,12 +107,9 @@ struct XMLReaderInputEncoding {
             if starts(b, i, "encoding") {
                 i += 8
                 while i < b.count, b[i] == 0x20 || b[i] == 0x3D || b[i] == 0x22 || b[i] == 0x27 || b[i] == 0x09 { i += 1 }
-                var name = [UInt8]()
-                while i < b.count, b[i] != 0x22, b[i] != 0x27, b[i] != 0x20, b[i] != 0x3F, name.count < 40 {
-                    name.append(b[i])
-                    i += 1
-                }
-                return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
+                let start = i
+                while i < b.count, b[i] != 0x22, b[i] != 0x27, b[i] != 0x20, b[i] != 0x3F, i - start < 40 { i += 1 }
+                return i > start ? start..<i : nil
             }
             i += 1
         }

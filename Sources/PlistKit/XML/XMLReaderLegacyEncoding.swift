@@ -21,12 +21,32 @@ struct XMLReaderLegacyEncoding {
     /// UTF-32, whose declarations libxml2 checks against the bytes and `XMLReaderInputEncoding` handles).
     static func declared(in b: UnsafeRawBufferPointer) -> String? {
         guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return nil }
-        let upper = name.uppercased()
-        let native = ["UTF-8", "UTF8", "US-ASCII", "ASCII"]
-        if native.contains(upper) || upper.hasPrefix("UTF-16") || upper.hasPrefix("UTF-32") || upper.hasPrefix("UCS") {
+        let loose = looseForm(name)
+        if ["UTF8", "USASCII", "ASCII"].contains(loose) || loose.hasPrefix("UTF16") || loose.hasPrefix("UTF32")
+            || loose.hasPrefix("UCS") {
             return nil
         }
         return name
+    }
+
+    /// Whether `b` declares UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `utf 8`); such a
+    /// declaration is ignored and the document read as UTF-8, as Core Foundation reads it.
+    static func declaresUTF8Loosely(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return false }
+        let known = ["UTF-8", "UTF8", "US-ASCII", "ASCII"]
+        return ["UTF8", "USASCII", "ASCII"].contains(looseForm(name)) && !known.contains(name.uppercased())
+    }
+
+    /// `name` upper-cased with everything but letters and digits removed: `Latin-1` and `LATIN1`, `UTF_8` and
+    /// `UTF-8` compare equal, as Core Foundation matches charset names.
+    static func looseForm(_ name: String) -> String {
+        String(decoding: name.utf8.compactMap { c -> UInt8? in
+            switch c {
+            case 0x61...0x7A: return c - 0x20
+            case 0x41...0x5A, 0x30...0x39: return c
+            default: return nil
+            }
+        }, as: UTF8.self)
     }
 
     /// Converts `b` (which must outlive this value) from `name`; an unknown encoding, or bytes invalid in it, is an
@@ -58,15 +78,24 @@ struct XMLReaderLegacyEncoding {
             throw PlistError(.encoding, "bytes invalid in the declared encoding \"\(name)\"", format: .xml, offset: b.count - inLeft)
         }
         out.removeLast(out.count - produced)
+        XMLReaderProlog.sanitizeEncodingName(&out)
         utf8 = out
     }
 
+    /// A converter from `name`, as written or, when iconv does not know that spelling, from a looser one: trimmed,
+    /// without an IANA year suffix (`ISO-8859-1:1987`), with `_` for `-` or without either (`Latin-1` → `Latin1`).
     private static func open(_ name: String) throws -> iconv_t {
-        let cd = iconv_open("UTF-8", name)
-        guard let cd, Int(bitPattern: cd) != -1 else {
-            throw PlistError(.encoding, "unsupported encoding \"\(name)\"", format: .xml, offset: 0)
+        let trimmed = String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let undated = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? trimmed
+        var candidates = [name]
+        for base in [trimmed, undated] {
+            candidates += [base, String(base.map { $0 == "-" ? "_" : $0 }), String(base.map { $0 == "_" ? "-" : $0 }),
+                           String(base.filter { $0 != "-" && $0 != "_" })]
         }
-        return cd
+        for candidate in candidates where !candidate.isEmpty {
+            if let cd = iconv_open("UTF-8", candidate), Int(bitPattern: cd) != -1 { return cd }
+        }
+        throw PlistError(.encoding, "unsupported encoding \"\(name)\"", format: .xml, offset: 0)
     }
 
     /// Maps an offset in `utf8` back to one in the original bytes (inside a converted character: its first byte).

@@ -53,4 +53,26 @@ import TestSupport
         let again = try PropertyList.read(ours).value.arrayValue
         #expect(again?[0].realValue?.isFloat32 == true)
     }
+
+    /// A length may be written as a 16-byte integer (CF and libplist read it; plistlib misreads the width): the value
+    /// must be Foundation's. A high half that is not zero is refused, where CF would keep only the low 64 bits.
+    @Test func sixteenByteLengthsReadAsFoundationReadsThem() throws {
+        typealias F = BinaryFixture
+        let sixteen = [UInt8(0x14)] + F.bigEndian(0, 8)
+        let file = F([
+            F.array([1, 2]),
+            [0x5F] + sixteen + F.bigEndian(3, 8) + Array("abc".utf8),
+            [0xAF] + sixteen + F.bigEndian(1, 8) + [1],
+        ]).bytes
+        let foundation = try FoundationBridge.fromFoundation(
+            try PropertyListSerialization.propertyList(from: Data(file), format: nil))
+        #expect(foundation == ["abc", ["abc"]])
+        #expect(try PropertyList.read(file).value == foundation)
+
+        let huge = F([[0x5F, 0x14] + F.bigEndian(1, 8) + F.bigEndian(3, 8) + Array("abc".utf8)]).bytes
+        #expect(throws: PlistError.self) { try PropertyList.read(huge) }
+        do { _ = try PropertyList.read(huge) } catch let e as PlistError {
+            #expect(e.kind == .truncated && e.offset == 8, "\(e)")
+        }
+    }
 }

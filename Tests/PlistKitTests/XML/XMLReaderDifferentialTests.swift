@@ -161,6 +161,15 @@ import TestSupport
             "<array><string>no plist element</string></array>",
             "<plist><string>   </string></plist>",
             "<plist><string>tab\there</string></plist>",
+            // A <plist> nested as a value is the object it holds (plistlib and libplist agree).
+            "<plist><array><plist version=\"1.0\"><string>a</string></plist><true/></array></plist>",
+            "<plist><dict><key>k</key><plist><dict><key>n</key><integer>1</integer></dict></plist></dict></plist>",
+            "<plist><plist><plist><false/></plist></plist></plist>",
+            // Declarations libxml2 refuses as written.
+            "<?xml version=\"2.0\"?><plist><string>v2</string></plist>",
+            "<?xml version=\"1.1\" encoding=\"UTF_8\"?><plist><string>caf\u{E9}</string></plist>",
+            "\n  \n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><string>x</string></plist>",
+            "\u{FEFF}\r\n<?xml version=\"10.0\"?><plist><integer>2</integer></plist>",
         ]
         for doc in agree {
             let f = T.foundation(doc)
@@ -177,6 +186,8 @@ import TestSupport
             "<plist><dict><string>a</string></dict></plist>", "<plist><unknown/></plist>", "<plist><true>x</true></plist>",
             "<plist><string>a</plist>", "<plist><real>1.5 </real></plist>", "<plist><date>2024-01-01T00:00:00.5Z</date></plist>",
             "<plist><string>&unknown;</string></plist>", "<plist><integer>0x</integer></plist>",
+            "<plist><array><plist></plist></array></plist>", "<plist><array><plist><true/><true/></plist></array></plist>",
+            "<plist><dict><plist><true/></plist><true/></dict></plist>",
         ]
         for doc in bothReject {
             #expect(T.foundation(doc) == nil, "Foundation accepts \(doc)")

@@ -87,6 +87,10 @@ import TestSupport
             ("ISO-8859-1", Array("caf".utf8) + [0xE9, 0x0D, 0x0A, 0x0D, 0x01, 0x41]),
             ("windows-1252", [0x80, 0x20, 0x0D, 0x0A, 0x93, 0x71, 0x94]),
             ("ISO-8859-15", [0xA4, 0x0D]),
+            // Spellings iconv does not know but Core Foundation matches loosely (and plistlib and libplist accept).
+            ("Latin-1", Array("caf".utf8) + [0xE9, 0x0D]),
+            ("ISO-8859-1:1987", Array("caf".utf8) + [0xE9, 0x0D]),
+            (" windows-1252", [0x80, 0x0D]),
         ]
         for (encoding, text) in cases {
             let doc = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\r\n<plist version=\"1.0\">\r\n<array>\r\n\t<string>".utf8)

@@ -274,7 +274,8 @@ enum XMLReaderTesting {
             ("<plist>\n <string>a<b/></string>\n</plist>", .syntax, 2, 11),
             ("<plist>\n <array>\n  <string>a</string>\n", .truncated, 4, 1),
             ("<plist>\n <string>&nbsp;</string>\n</plist>", .syntax, 2, 16),
-            ("<plist><array><plist/></array></plist>", .syntax, 1, 15),
+            ("<plist><array><plist/></array></plist>", .rootCount, 1, 15),
+            ("<plist><array><plist><true/><true/></plist></array></plist>", .rootCount, 1, 29),
         ]
         for (doc, kind, line, column) in cases {
             let e = try #require(T.error(doc), "accepted: \(doc)")

@@ -1,0 +1,106 @@
+/// XML declarations that libxml2 refuses and Core Foundation and libplist (mostly plistlib too) read, presented to
+/// libxml2 in a form it accepts, without moving any byte outside the declaration (so error offsets, lines and columns
+/// stay those of the caller's bytes):
+/// - white space before `<?xml` (files assembled by scripts often start with a newline): the declaration is moved to
+///   the start and the white space placed right after it;
+/// - a version other than 1.x (`version="2.0"`), which libxml2 treats as fatal: it is read as `1.` followed by zeros
+///   of the same width, as XML 1.0 asks of unknown 1.x versions;
+/// - white space inside the quotes of the encoding name (`encoding=" UTF-8"`): the quotes move in to the name.
+/// Anything else before or in the declaration (a comment, a second declaration, malformed attributes) is left for
+/// libxml2 to reject, as the XML specification and plistlib do.
+enum XMLReaderProlog {
+    /// A copy of the byte-oriented document `b` with those repairs, or nil when it needs none.
+    static func normalized(_ b: UnsafeRawBufferPointer) -> [UInt8]? {
+        var start = 0
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
+        var declStart = start
+        while declStart < b.count, isSpace(b[declStart]) { declStart += 1 }
+        guard XMLReaderInputEncoding.starts(b, declStart, "<?xml"), declStart + 5 < b.count, isSpace(b[declStart + 5])
+        else { return nil }
+        var declEnd = declStart + 5
+        while declEnd + 1 < b.count, !(b[declEnd] == 0x3F && b[declEnd + 1] == 0x3E) { declEnd += 1 }
+        guard declEnd + 1 < b.count else { return nil }
+        declEnd += 2
+        let version = versionDigits(b, from: declStart, to: declEnd)
+        let encoding = paddedEncoding(b, from: declStart, to: declEnd)
+        let moves = declStart > start
+        guard moves || version != nil || encoding != nil else { return nil }
+        var out = Array(b)
+        let shift = declStart - start
+        if moves {
+            let declLength = declEnd - declStart
+            for k in 0..<declLength { out[start + k] = b[declStart + k] }
+            for k in 0..<shift { out[start + declLength + k] = b[start + k] }
+        }
+        if let version {
+            let at = version.lowerBound - shift
+            out[at] = 0x31  // "1"
+            out[at + 1] = 0x2E  // "."
+            for k in (at + 2)..<(at + version.count) { out[k] = 0x30 }
+        }
+        if let (quotes, name) = encoding {
+            // Move the quotes in to the name: `=" UTF-8 "` becomes `= "UTF-8" `, white space XML allows.
+            let q = b[quotes.lowerBound]
+            for k in quotes { out[k - shift] = 0x20 }
+            out[name.lowerBound - 1 - shift] = q
+            for k in name { out[k - shift] = b[k] }
+            out[name.upperBound - shift] = q
+        }
+        return out
+    }
+
+    /// When the encoding value has white space inside its quotes (`encoding=" UTF-8"`, which Core Foundation and
+    /// libplist read and libxml2 does not): the range from the opening to the closing quote, and the name's range.
+    private static func paddedEncoding(_ b: UnsafeRawBufferPointer, from: Int, to: Int) -> (quotes: ClosedRange<Int>, name: Range<Int>)? {
+        var i = from + 5
+        while i + 8 <= to, !XMLReaderInputEncoding.starts(b, i, "encoding") { i += 1 }
+        guard i + 8 <= to else { return nil }
+        i += 8
+        while i < to, isSpace(b[i]) || b[i] == 0x3D { i += 1 }
+        guard i < to, b[i] == 0x22 || b[i] == 0x27 else { return nil }
+        let open = i
+        var close = open + 1
+        while close < to, b[close] != b[open] { close += 1 }
+        guard close < to else { return nil }
+        var nameStart = open + 1
+        while nameStart < close, isSpace(b[nameStart]) { nameStart += 1 }
+        var nameEnd = close
+        while nameEnd > nameStart, isSpace(b[nameEnd - 1]) { nameEnd -= 1 }
+        guard nameEnd > nameStart, nameStart > open + 1 || nameEnd < close else { return nil }
+        return (open...close, nameStart..<nameEnd)
+    }
+
+    /// The range of the version value in `b[from..<to]` when it is digits, a dot and digits with a major version
+    /// other than 1 (which libxml2 rejects), and at least three characters long; nil otherwise.
+    private static func versionDigits(_ b: UnsafeRawBufferPointer, from: Int, to: Int) -> Range<Int>? {
+        var i = from + 5
+        while i < to, isSpace(b[i]) { i += 1 }
+        guard XMLReaderInputEncoding.starts(b, i, "version") else { return nil }
+        i += 7
+        while i < to, isSpace(b[i]) || b[i] == 0x3D { i += 1 }
+        guard i < to, b[i] == 0x22 || b[i] == 0x27 else { return nil }
+        let quote = b[i]
+        let valueStart = i + 1
+        var j = valueStart
+        while j < to, b[j] != quote { j += 1 }
+        guard j < to else { return nil }
+        let value = valueStart..<j
+        guard value.count >= 3, let dot = value.first(where: { b[$0] == 0x2E }), dot > valueStart, dot < j - 1,
+              value.allSatisfy({ $0 == dot || (b[$0] >= 0x30 && b[$0] <= 0x39) }),
+              !(dot == valueStart + 1 && b[valueStart] == 0x31) else { return nil }
+        return value
+    }
+
+    /// Overwrites the declared encoding name of a document already converted to UTF-8, whose declaration libxml2 is
+    /// told to ignore but still parses, with letters it accepts (`ISO-8859-1:1987` has a `:` XML does not allow).
+    static func sanitizeEncodingName(_ b: inout [UInt8]) {
+        b.withUnsafeMutableBytes { raw in
+            guard let value = XMLReaderInputEncoding.declaredEncodingRange(UnsafeRawBufferPointer(raw)) else { return }
+            for i in value { raw[i] = 0x58 }  // "X"
+        }
+    }
+
+    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+}
