@@ -27,14 +27,20 @@ struct WriteFailureTests {
         return try PropertyListSerialization.propertyList(from: data, format: nil) as? NSDictionary
     }
 
-    @Test func synchronizeOnAFullDiskFailsKeepsTheFileAndWritesOnceThereIsRoom() throws {
-        let fs = try TinyFilesystem()
+    /// A store on `fs` whose domain file holds `key` = `value`, and that file's bytes.
+    private func storeWithAFile(on fs: TinyFilesystem, _ key: String, _ value: String) throws
+        -> (defaults: Defaults, path: String, bytes: Data) {
         let env = environment(fs)
         let d = try #require(Defaults(suiteName: nil, environment: env))
-        d.set("kept", forKey: "old")
+        d.set(value, forKey: key)
         #expect(d.synchronize())
         let path = env.locations.path(domain: "com.example.app")
-        let before = try #require(bytes(path))
+        return (d, path, try #require(bytes(path)))
+    }
+
+    @Test func synchronizeOnAFullDiskFailsKeepsTheFileAndWritesOnceThereIsRoom() throws {
+        let fs = try TinyFilesystem()
+        let (d, path, before) = try storeWithAFile(on: fs, "old", "kept")
         fs.fill()
 
         d.set(String(repeating: "x", count: 100_000), forKey: "big")
@@ -89,12 +95,7 @@ struct WriteFailureTests {
 
     @Test func aReadOnlyRemountIsAnErrorAndTheValuesSurvive() throws {
         let fs = try TinyFilesystem()
-        let env = environment(fs)
-        let d = try #require(Defaults(suiteName: nil, environment: env))
-        d.set("a", forKey: "k")
-        #expect(d.synchronize())
-        let path = env.locations.path(domain: "com.example.app")
-        let before = try #require(bytes(path))
+        let (d, path, before) = try storeWithAFile(on: fs, "k", "a")
         try fs.makeReadOnly()
         d.set("b", forKey: "k")
         do {
