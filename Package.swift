@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "defaults",
-            dependencies: ["Preferences"]
+            dependencies: ["Preferences", "PlistKit"]
         ),
         // Not a product: a separate process for the Preferences reliability tests (concurrent writers, SIGKILL,
         // Foundation UserDefaults interop).

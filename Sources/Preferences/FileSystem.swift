@@ -108,6 +108,7 @@ enum FileSystem {
     static func atomicReplace(_ path: String, with bytes: [UInt8], newFileMode: mode_t, syncDirectory: Bool) throws -> FileStamp {
         var options = AtomicFile.Options()
         options.newFileMode = newFileMode
+        options.appliesUmask = false
         options.syncsDirectory = syncDirectory
         options.createsDirectories = true
         do {

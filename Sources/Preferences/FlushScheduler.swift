@@ -6,7 +6,9 @@ import Synchronization
 final class FlushScheduler: Sendable {
     let delay: Double
     let events: EventHub
-    private let pending = Mutex<[ObjectIdentifier: DomainFile]>([:])
+    /// The one live timer of each file with a flush queued: a timer fires only while it is still the file's latest, so
+    /// a new change supersedes a queued retry instead of starting a second chain of them.
+    private let pending = Mutex<(timers: [ObjectIdentifier: UInt64], next: UInt64)>(([:], 0))
     // Every file ever scheduled, so the exit flush can also wait for a background flush already under way.
     private let known = Mutex<[ObjectIdentifier: DomainFile]>([:])
     private let queue = DispatchQueue(label: "preferences.flush")
@@ -22,10 +24,20 @@ final class FlushScheduler: Sendable {
     }
 
     private func schedule(_ file: DomainFile, after seconds: Double, retry: Int) {
-        pending.withLock { $0[ObjectIdentifier(file)] = file }
-        known.withLock { $0[ObjectIdentifier(file)] = file }
+        let id = ObjectIdentifier(file)
+        let timer = pending.withLock { p -> UInt64 in
+            p.next += 1
+            p.timers[id] = p.next
+            return p.next
+        }
+        known.withLock { $0[id] = file }
         queue.asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
-            flush(file, retry: retry)
+            let current = pending.withLock { p -> Bool in
+                guard p.timers[id] == timer else { return false }
+                p.timers[id] = nil
+                return true
+            }
+            if current { flush(file, retry: retry) }
         }
     }
 
@@ -33,7 +45,6 @@ final class FlushScheduler: Sendable {
     /// changes in memory and is tried again, at growing intervals up to a minute, so they reach the disk once it
     /// recovers even if nothing else changes; other failures wait for the next change or synchronize.
     private func flush(_ file: DomainFile, retry: Int = 0) {
-        pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(file)) }
         let failure: PreferencesError
         do {
             try file.synchronize()
@@ -44,8 +55,8 @@ final class FlushScheduler: Sendable {
             failure = PreferencesError(.io, "\(error)", domain: file.domain)
         }
         events.post(.flushFailed(domain: file.domain, error: failure))
-        let alreadyQueued = pending.withLock { $0[ObjectIdentifier(file)] != nil }
-        if failure.kind == .io, file.hasUnsavedChanges, !alreadyQueued {
+        let superseded = pending.withLock { $0.timers[ObjectIdentifier(file)] != nil }
+        if failure.kind == .io, file.hasUnsavedChanges, !superseded {
             schedule(file, after: Self.retryDelay(retry, base: delay), retry: retry + 1)
         }
     }
@@ -57,7 +68,7 @@ final class FlushScheduler: Sendable {
 
     /// Writes every domain with unsaved changes now, and waits for flushes already running (the exit path).
     func flushAll() {
-        pending.withLock { $0.removeAll() }
+        pending.withLock { $0.timers.removeAll() }
         let files = known.withLock { Array($0.values) }
         for file in files {
             if file.hasUnsavedChanges { flush(file) } else { file.waitUntilIdle() }

@@ -48,12 +48,8 @@ func writeAll(_ bytes: [UInt8], to path: String?) {
         do { try AtomicFile.replace(path, with: bytes) } catch { fail("cannot write \(path): \(error.reason)") }
         return
     }
-    var off = 0
-    while off < bytes.count {
-        let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        if n < 0, errno == EINTR { continue }
-        if n <= 0 { fail("cannot write to standard output: \(String(cString: strerror(errno)))") }
-        off += n
+    do { try FileOutput.writeAll(bytes, to: STDOUT_FILENO, path: "-") } catch {
+        fail("cannot write to standard output: \(error.reason)")
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PlistKit
 import Preferences
 import Synchronization
 
@@ -13,15 +14,12 @@ let standardOutputError = Atomic<Int32>(0)
 
 /// Writes all of `text` to `fd`; returns 0, or the errno that stopped it.
 func writeAll(_ fd: Int32, _ text: String) -> Int32 {
-    let bytes = Array(text.utf8)
-    var done = 0
-    while done < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-        if n < 0, errno == EINTR { continue }
-        if n <= 0 { return n < 0 ? errno : EIO }
-        done += n
+    do {
+        try FileOutput.writeAll(Array(text.utf8), to: fd, path: "")
+        return 0
+    } catch {
+        return error.code
     }
-    return 0
 }
 
 let io = DefaultsIO(

@@ -70,14 +70,6 @@ enum FileIO {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw IOFailure(errno: errno)
-            }
-            offset += n
-        }
+        do { try FileOutput.writeAll(bytes, to: fd, path: "") } catch { throw IOFailure(errno: error.code) }
     }
 }

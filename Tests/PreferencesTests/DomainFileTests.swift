@@ -20,9 +20,8 @@ import Testing
         #expect(bytes.starts(with: Array("bplist00".utf8)))
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.locations.userDirectory)
-            .filter { $0.contains(".tmp-") }
-        #expect(leftovers.isEmpty)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: dir.locations.userDirectory).sorted()
+        #expect(entries == ["com.example.a.plist", "com.example.a.plist.lock"], "only the file and its lock")
     }
 
     @Test func xmlOptionWritesXML() throws {

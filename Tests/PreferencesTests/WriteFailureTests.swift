@@ -93,6 +93,29 @@ struct WriteFailureTests {
         #expect(stored?["first"] as? Int == 1)
     }
 
+    @Test func changesWhileTheDiskIsFullKeepOneChainOfRetries() throws {
+        let fs = try TinyFilesystem()
+        let env = environment(fs, flushDelay: 0.05)
+        let failures = Atomic<Int>(0)
+        _ = env.addEventHandler { event in
+            if case .flushFailed = event { failures.add(1, ordering: .relaxed) }
+        }
+        let d = try #require(Defaults(suiteName: nil, environment: env))
+        fs.fill()
+        // Each change comes after the previous flush failed: each would start its own chain if retries piled up.
+        for i in 0..<10 {
+            let seen = failures.load(ordering: .relaxed)
+            d.set(String(repeating: "z", count: 50_000 + i), forKey: "k")
+            let deadline = Date().addingTimeInterval(5)
+            while failures.load(ordering: .relaxed) == seen, Date() < deadline { usleep(5_000) }
+        }
+        let before = failures.load(ordering: .relaxed)
+        sleep(3)
+        // One chain retries after 0.25, 0.5, 1 and 2 s: at most four failures in three idle seconds (ten chains: ~30).
+        let idle = failures.load(ordering: .relaxed) - before
+        #expect(idle >= 1 && idle <= 4, "\(idle) failed flushes in 3 idle seconds")
+    }
+
     @Test func aReadOnlyRemountIsAnErrorAndTheValuesSurvive() throws {
         let fs = try TinyFilesystem()
         let (d, path, before) = try storeWithAFile(on: fs, "k", "a")

@@ -14,8 +14,12 @@ import Musl
 public enum AtomicFile {
     /// How a file is replaced.
     public struct Options: Sendable {
-        /// The permissions of a file that did not exist (the process umask applies). An existing file keeps its own.
+        /// The permissions of a file that did not exist (less the process umask, unless `appliesUmask` is false). An
+        /// existing file keeps its own.
         public var newFileMode: mode_t = 0o666
+        /// Whether the umask narrows `newFileMode`, as `open(2)` and Foundation do. Stores whose files must have an
+        /// exact mode (all-users preferences readable by everyone) turn it off.
+        public var appliesUmask: Bool = true
         /// Give the new file the old file's owner and group when they differ from ours (works only with the
         /// privilege to `chown`; without it the mode is still kept).
         public var keepsOwner: Bool = true
@@ -46,16 +50,10 @@ public enum AtomicFile {
             if options.keepsOwner, old.st_uid != geteuid() || old.st_gid != getegid() {
                 _ = fchown(fd, old.st_uid, old.st_gid)
             }
+        } else if !options.appliesUmask {
+            _ = fchmod(fd, options.newFileMode & 0o7777)
         }
-        var written = 0
-        while written < bytes.count {
-            let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileWriteError(operation: "write", path: path)
-            }
-            written += n
-        }
+        try FileOutput.writeAll(bytes, to: fd, path: path)
         // With delayed allocation, ENOSPC and EIO may surface only here: the rename must wait for this.
         guard fsync(fd) == 0 else { throw FileWriteError(operation: "fsync", path: path) }
         var st = stat()
@@ -94,9 +92,9 @@ public enum AtomicFile {
             let candidate = String(decoding: name, as: UTF8.self)
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (fd, candidate) }
-            if errno != EEXIST { throw FileWriteError(operation: "create a temporary file for", path: path) }
+            if errno != EEXIST { throw FileWriteError(operation: "open", path: path) }
         }
-        throw FileWriteError(operation: "create a temporary file for", path: path, code: EEXIST)
+        throw FileWriteError(operation: "open", path: path, code: EEXIST)
     }
 
     /// Creates `path` and any missing parents with `mode`; an existing path is left as it is.
@@ -124,7 +122,7 @@ public enum AtomicFile {
 
 /// A file could not be written: the system call that failed, the file it was for, and the `errno` it gave.
 public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The failed step (`write`, `fsync`, `rename`, …).
+    /// The system call that failed (`open`, `write`, `fsync`, `rename`, `mkdir`, …).
     public let operation: String
     /// The file being written.
     public let path: String
@@ -140,5 +138,5 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The system's text for `code`, e.g. "No space left on device".
     public var reason: String { String(cString: strerror(code)) }
 
-    public var description: String { "could not \(operation) \(path): \(reason)" }
+    public var description: String { "\(operation) failed for \(path): \(reason)" }
 }

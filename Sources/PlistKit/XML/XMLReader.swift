@@ -32,9 +32,17 @@ enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         LibXML2Setup.ensureInitialized()
         guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            // The repaired copy keeps every byte outside the declaration where it was: no offsets to map back.
-            if let repaired = XMLReaderProlog.normalized(bytes) {
-                return try repaired.withUnsafeBytes { try readByteOriented($0, options: options) }
+            if let repair = XMLReaderProlog.normalized(bytes) {
+                do {
+                    return try repair.bytes.withUnsafeBytes { try readByteOriented($0, options: options) }
+                } catch var e as PlistError {
+                    // Lines and columns counted in the caller's bytes, where the white space is still first.
+                    if let offset = e.offset {
+                        e.offset = repair.originalOffset(offset)
+                        (e.line, e.column) = TextPosition.lineColumn(of: e.offset!, in: bytes)
+                    }
+                    throw e
+                }
             }
             return try readByteOriented(bytes, options: options)
         }

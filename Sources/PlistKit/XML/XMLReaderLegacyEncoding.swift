@@ -29,7 +29,7 @@ struct XMLReaderLegacyEncoding {
         return name
     }
 
-    /// Whether `b` declares UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `utf 8`); such a
+    /// Whether `b` declares UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `US_ASCII`); such a
     /// declaration is ignored and the document read as UTF-8, as Core Foundation reads it.
     static func declaresUTF8Loosely(_ b: UnsafeRawBufferPointer) -> Bool {
         guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return false }

@@ -1,6 +1,7 @@
 /// XML declarations that libxml2 refuses and Core Foundation and libplist (mostly plistlib too) read, presented to
-/// libxml2 in a form it accepts, without moving any byte outside the declaration (so error offsets, lines and columns
-/// stay those of the caller's bytes):
+/// libxml2 in a form it accepts. Only the declaration and the white space before it change places; `originalOffset`
+/// maps an offset in the repaired copy back to the caller's bytes, where the error's line and column are then
+/// counted. The repairs:
 /// - white space before `<?xml` (files assembled by scripts often start with a newline): the declaration is moved to
 ///   the start and the white space placed right after it;
 /// - a version other than 1.x (`version="2.0"`), which libxml2 treats as fatal: it is read as `1.` followed by zeros
@@ -9,8 +10,26 @@
 /// Anything else before or in the declaration (a comment, a second declaration, malformed attributes) is left for
 /// libxml2 to reject, as the XML specification and plistlib do.
 enum XMLReaderProlog {
+    /// The repaired copy of a document.
+    struct Repair {
+        var bytes: [UInt8]
+        /// Where the declaration starts in the copy (after a UTF-8 byte-order mark), where it started in the
+        /// original, and where it ends in both.
+        let start: Int
+        let declStart: Int
+        let declEnd: Int
+
+        /// The offset in the original bytes of `offset` in `bytes`.
+        func originalOffset(_ offset: Int) -> Int {
+            let declLength = declEnd - declStart
+            if offset >= start && offset < start + declLength { return offset + (declStart - start) }
+            if offset >= start + declLength && offset < declEnd { return offset - declLength }
+            return offset
+        }
+    }
+
     /// A copy of the byte-oriented document `b` with those repairs, or nil when it needs none.
-    static func normalized(_ b: UnsafeRawBufferPointer) -> [UInt8]? {
+    static func normalized(_ b: UnsafeRawBufferPointer) -> Repair? {
         var start = 0
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { start = 3 }
         var declStart = start
@@ -46,7 +65,7 @@ enum XMLReaderProlog {
             for k in name { out[k - shift] = b[k] }
             out[name.upperBound - shift] = q
         }
-        return out
+        return Repair(bytes: out, start: start, declStart: declStart, declEnd: declEnd)
     }
 
     /// When the encoding value has white space inside its quotes (`encoding=" UTF-8"`, which Core Foundation and

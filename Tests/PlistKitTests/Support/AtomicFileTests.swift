@@ -60,6 +60,26 @@ import TestSupport
         #expect(mode(dir + "/x/y/z.plist") & 0o777 == 0o600)
     }
 
+    /// This process's umask, from /proc (reading it with umask(2) would change it for every thread meanwhile).
+    static let umask: mode_t? = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
+        return mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+    }()
+
+    @Test(.enabled(if: (umask ?? 0) & 0o022 != 0, "needs a umask that clears group or other write bits"))
+    func anExactModeIsNotNarrowedByTheUmask() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = AtomicFile.Options()
+        options.newFileMode = 0o666
+        try AtomicFile.replace(dir + "/umasked", with: [1], options: options)
+        #expect(mode(dir + "/umasked") & 0o777 == 0o666 & ~(Self.umask ?? 0))
+        options.appliesUmask = false
+        try AtomicFile.replace(dir + "/exact", with: [1], options: options)
+        #expect(mode(dir + "/exact") & 0o777 == 0o666)
+    }
+
     @Test func aLinkAtThePathIsReplacedAndItsTargetLeftAlone() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -287,6 +287,20 @@ enum XMLReaderTesting {
         }
     }
 
+    /// White space before the declaration is read (as CF and libplist do) by moving the declaration first in a copy;
+    /// errors still point into the caller's bytes, where the white space comes first.
+    @Test func errorsAfterARepairedDeclarationPointIntoTheCallersBytes() throws {
+        let cases: [(String, Int, Int, Int)] = [
+            ("\n<?xml version=\"1.0\"?><plist><bad/></plist>", 29, 2, 29),
+            ("\n\n<?xml version=\"1.0\" standalone=\"maybe\"?><plist/>", 34, 3, 33),
+            ("\u{FEFF} \t<?xml version=\"2.0\"?>\n<plist>\n<bad/></plist>", 35, 3, 1),
+        ]
+        for (doc, offset, line, column) in cases {
+            let e = try #require(T.error(doc), "accepted: \(doc.debugDescription)")
+            #expect(e.offset == offset && e.line == line && e.column == column, "\(doc.debugDescription): \(e)")
+        }
+    }
+
     @Test func errorsCarryTheKeyPath() throws {
         let doc = T.plist("""
         <dict>

@@ -415,6 +415,20 @@ struct DefaultsToolEndToEndTests {
         #expect(try dir.readPlistWithFoundation(dir.locations.path(domain: "f")) == ["from": "stdin"])
     }
 
+    @Test func exportWritesMode0644WhateverTheUmask() throws {
+        let dir = TempDirectory("defaults-umask")
+        let runner = ProcessRunner(directory: dir)
+        _ = try runner.run("defaults", ["write", "d", "k", "-string", "v"])
+        let tool = try ProcessRunner.requiredExecutable("defaults")
+        let out = dir.path + "/exported.plist"
+        let r = try ExternalTool.run(
+            "/bin/sh", ["-c", "umask 077 && exec \"$0\" export d \"$1\"", tool, out], environment: runner.environment)
+        #expect(r.status == 0, "\(String(decoding: r.stderr, as: UTF8.self))")
+        var st = stat()
+        #expect(stat(out, &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o644)
+    }
+
     @Test func importFromAnEndlessStandardInputStopsAtTheReadLimit() throws {
         let dir = TempDirectory("defaults-endless")
         let runner = ProcessRunner(directory: dir)
