@@ -436,6 +436,14 @@ public enum DefaultsCommand {
                 if base.isEmpty || base.hasPrefix(".") || base.contains(".plist.") { continue }
                 names.insert(base)
             }
+            // A Flatpak app's own domain, which `target` reads and writes in its container (other files there are
+            // not reached by name, so they are not listed).
+            let below = String(directory.dropFirst(root.count))  // "" or "/ByHost"
+            for container in appContainers?.containerRoots() ?? [] {
+                let id = AtomicFile.lastComponent(AtomicFile.directoryName(container))
+                guard PreferencesLocations.isValidDomainName(id) else { continue }
+                if FileSystem.isRegularFile(container + below + "/" + id + suffix) { names.insert(id) }
+            }
             return names.sorted()
         }
 

@@ -238,6 +238,9 @@ import TestSupport
         #expect(t.run("-container", "org.example.Flat", "read", "org.example.Flat", "k").out == "1\n")
         #expect(t.run("write", "org.example.Plain", "k", "-int", "3").status == 0)
         #expect(try t.file("org.example.Plain") == ["k": 3])
+        // `domains` and `find` list the container's own domain, which `read` reaches by name.
+        #expect(t.run("domains").out == "org.example.Flat, org.example.Plain\n")
+        #expect(t.run("find", "Flat").out.contains("Found 1 keys in domain 'org.example.Flat'"))
         // An explicit container wins over the app's own.
         let box = t.dir.path + "/box"
         #expect(t.run("-container", box, "write", "-app", "Flat", "k", "-int", "2").status == 0)
