@@ -115,7 +115,7 @@ final class DomainFile: Sendable {
     }
 
     /// The path actually written: the symlink's target when `path` is a symlink.
-    var targetPath: String { FileSystem.resolveSymlinks(path) }
+    var targetPath: String { AtomicFile.resolvingLinks(path) }
 
     /// Reads and parses the file. A damaged file is moved aside (under the writer lock, after re-checking that it is
     /// still the same damaged file) and reported.

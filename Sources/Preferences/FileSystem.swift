@@ -69,21 +69,6 @@ enum FileSystem {
         return (bytes, FileStamp(st))
     }
 
-    /// Resolves symlinks so writes replace the link's target, not the link (dotfile managers rely on this).
-    static func resolveSymlinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var st = stat()
-            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(current, &buffer, buffer.count - 1)
-            guard n > 0 else { return current }
-            let target = buffer[0..<n].withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
-            current = target.hasPrefix("/") ? target : AtomicFile.directoryName(current) + "/" + target
-        }
-        return current
-    }
-
     /// Creates `path` and its missing parents with `mode`.
     static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
         do { try AtomicFile.makeDirectories(path, mode: mode) } catch { throw ioError(error.operation, error.path, code: error.code) }

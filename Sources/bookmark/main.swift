@@ -41,11 +41,12 @@ func readAll(_ path: String) -> [UInt8] {
     return out
 }
 
-/// Writes `bytes` to stdout, or atomically to `path` (a full disk leaves an existing file whole); any failure,
+/// Writes `bytes` to stdout, or to `path` (through links, into devices; atomically into a regular file, so a full
+/// disk leaves an existing one whole); any failure,
 /// stdout's included, is reported and exits 1.
 func writeAll(_ bytes: [UInt8], to path: String?) {
     if let path {
-        do { try AtomicFile.replace(path, with: bytes) } catch { fail("cannot write \(path): \(error.reason)") }
+        do { try AtomicFile.writeFollowingLinks(path, with: bytes) } catch { fail("cannot write \(path): \(error.reason)") }
         return
     }
     do { try FileOutput.writeAll(bytes, to: STDOUT_FILENO, path: "-") } catch {

@@ -59,11 +59,12 @@ enum FileIO {
         try? writeAll(STDERR_FILENO, Array((line + "\n").utf8))
     }
 
-    /// Replaces `path` with `bytes` atomically (`AtomicFile`): a full disk or a crash leaves the old file whole.
+    /// Writes `bytes` to `path`: through symbolic links and into devices and FIFOs as Apple's tool does, but
+    /// atomically into regular files (`AtomicFile`), so a full disk or a crash leaves the old file whole.
     static func write(_ bytes: [UInt8], to path: String) throws {
         guard !path.isEmpty else { throw IOFailure("Empty path specified") }
         do {
-            try AtomicFile.replace(path, with: bytes)
+            try AtomicFile.writeFollowingLinks(path, with: bytes)
         } catch {
             throw IOFailure(errno: error.code)
         }

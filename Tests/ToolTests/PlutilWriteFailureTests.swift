@@ -90,3 +90,68 @@ import TestSupport
         #expect(r.stderr.contains("larger than the limit of 1073741824 bytes"), "\(r)")
     }
 }
+
+/// Where `-o` and in-place conversions write: through symbolic links and into devices and FIFOs, as Apple's tool
+/// does (checked against it where it runs), and atomically into regular files.
+@Suite(.enabled(if: ToolRunner.ours != nil, ToolRunner.oursMissing)) struct PlutilOutputDestinationTests {
+    private func kind(_ path: String) -> mode_t {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
+    }
+
+    @Test func aLinkIsWrittenThroughAndKept() throws {
+        var results: [String: Data] = [:]
+        let tools = [("ours", ToolRunner.ours), ("apple", ToolRunner.apple)].compactMap { n, t in t.map { (n, $0) } }
+        for (name, tool) in tools {
+            let dir = try ToolRunner.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let real = dir.appendingPathComponent("real.plist").path
+            try PropertyListSerialization.data(fromPropertyList: ["k": [1, "two"]] as NSDictionary, format: .binary, options: 0)
+                .write(to: URL(fileURLWithPath: real))
+            symlink("real.plist", dir.appendingPathComponent("link.plist").path)
+            symlink("/dev/null", dir.appendingPathComponent("null").path)
+            var r = try ToolRunner.run(tool, ["-convert", "xml1", "link.plist"], input: Data(), in: dir)
+            #expect(r.status == 0, "\(name): \(r)")
+            #expect(kind(dir.appendingPathComponent("link.plist").path) == S_IFLNK, "\(name) kept the link")
+            results[name] = try Data(contentsOf: URL(fileURLWithPath: real))
+            r = try ToolRunner.run(tool, ["-convert", "xml1", "-o", "null", "real.plist"], input: Data(), in: dir)
+            #expect(r.status == 0, "\(name): \(r)")
+            #expect(kind(dir.appendingPathComponent("null").path) == S_IFLNK, "\(name) kept the link to /dev/null")
+        }
+        #expect(String(decoding: results["ours"] ?? Data(), as: UTF8.self).hasPrefix("<?xml"), "the target was converted")
+        if let apple = results["apple"] { #expect(results["ours"] == apple) }
+    }
+
+    @Test func aFIFOAndDevStdoutReceiveTheOutput() throws {
+        let tool = try #require(ToolRunner.ours)
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.plist")
+        try ToolRunner.writeXML(["k": "v"] as NSDictionary, to: input)
+        let expected = try ToolRunner.runOurs(["-convert", "xml1", "-o", "-", input.path]).stdout
+        #expect(!expected.isEmpty)
+
+        // stdout a pipe: `-o /dev/stdout` is `-o -`.
+        let piped = try ToolRunner.runOurs(["-convert", "xml1", "-o", "/dev/stdout", input.path])
+        #expect(piped.status == 0 && piped.stdout == expected, "\(piped)")
+
+        // stdout a file opened for appending: the output is appended, as `>>` asks.
+        let log = dir.appendingPathComponent("log").path
+        try Data("before\n".utf8).write(to: URL(fileURLWithPath: log))
+        let appended = try ToolRunner.run(
+            "/bin/sh", ["-c", "exec \"$0\" -convert xml1 -o /dev/stdout \"$1\" >> \"$2\"", tool, input.path, log],
+            input: Data(), in: nil)
+        #expect(appended.status == 0, "\(appended)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data("before\n".utf8) + expected)
+
+        // A FIFO stays a FIFO, and its reader gets the bytes.
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = try ToolRunner.run(
+            "/bin/sh", ["-c", "timeout 10 cat \"$1\" & \"$0\" -convert xml1 -o \"$1\" \"$2\"; wait", tool, fifo, input.path],
+            input: Data(), in: nil)
+        #expect(reader.status == 0, "\(reader)")
+        #expect(reader.stdout == expected)
+        #expect(kind(fifo) == S_IFIFO)
+    }
+}

@@ -91,6 +91,27 @@ import TestSupport
         #expect(contents(dir + "/target") == Array("target".utf8))
     }
 
+    @Test func writingFollowingLinksReplacesTheTargetAndKeepsTheLink() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/target"))
+        var before = stat()
+        stat(dir + "/target", &before)
+        symlink("target", dir + "/link")
+        try AtomicFile.writeFollowingLinks(dir + "/link", with: Array("new".utf8))
+        #expect(mode(dir + "/link") & S_IFMT == S_IFLNK)
+        #expect(contents(dir + "/target") == Array("new".utf8))
+        var after = stat()
+        stat(dir + "/target", &after)
+        #expect(after.st_ino != before.st_ino, "the target was replaced by rename, not rewritten in place")
+        // A dangling link: its target is created.
+        symlink("missing", dir + "/dangling")
+        try AtomicFile.writeFollowingLinks(dir + "/dangling", with: [7])
+        #expect(contents(dir + "/missing") == [7])
+        #expect(mode(dir + "/dangling") & S_IFMT == S_IFLNK)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["dangling", "link", "missing", "target"])
+    }
+
     @Test(.enabled(if: geteuid() == 0, "changing a file's owner needs root"))
     func anotherUsersFileKeepsItsOwner() throws {
         let dir = try scratch()
