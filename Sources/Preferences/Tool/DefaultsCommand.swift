@@ -494,7 +494,12 @@ public enum DefaultsCommand {
                     io.out(String(decoding: bytes, as: UTF8.self))
                 } else {
                     let bytes = try environment.options.codec.encode(.dictionary(values), format: .binary)
-                    _ = try FileSystem.atomicReplace(operands[1], with: bytes, newFileMode: 0o644, syncDirectory: false)
+                    // Through links and into devices (`/dev/stdout`), atomically into a regular file.
+                    var options = AtomicFile.Options()
+                    options.newFileMode = 0o644
+                    options.appliesUmask = false
+                    options.syncsDirectory = false
+                    try AtomicFile.writeFollowingLinks(operands[1], with: bytes, options: options)
                 }
                 return 0
             } catch {

@@ -430,6 +430,10 @@ struct DefaultsToolEndToEndTests {
         var st = stat()
         #expect(stat(out, &st) == 0)
         #expect(st.st_mode & 0o777 == 0o644)
+        // `/dev/stdout` is written to, not renamed over.
+        let piped = try ExternalTool.run(tool, ["export", "d", "/dev/stdout"], environment: runner.environment)
+        #expect(piped.status == 0)
+        #expect(piped.stdout == (try Data(contentsOf: URL(fileURLWithPath: out))))
     }
 
     @Test func importFromAnEndlessStandardInputStopsAtTheReadLimit() throws {
