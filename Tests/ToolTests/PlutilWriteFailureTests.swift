@@ -122,6 +122,18 @@ import TestSupport
         if let apple = results["apple"] { #expect(results["ours"] == apple) }
     }
 
+    @Test(.enabled(if: access("/dev/shm", W_OK) == 0, "needs a writable /dev/shm"))
+    func aRegularFileUnderDevIsReplacedLikeAnyOther() throws {
+        let path = "/dev/shm/plutil-\(getpid())-\(UUID().uuidString).plist"
+        defer { unlink(path) }
+        try ToolRunner.writeXML(["k": "v"] as NSDictionary, to: URL(fileURLWithPath: path))
+        let r = try ToolRunner.runOurs(["-convert", "binary1", path])
+        #expect(r.status == 0, "\(r)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.starts(with: Array("bplist00".utf8)), "replaced, not appended to")
+        #expect(try PropertyListSerialization.propertyList(from: bytes, format: nil) as? NSDictionary == ["k": "v"])
+    }
+
     @Test func aFIFOAndDevStdoutReceiveTheOutput() throws {
         let tool = try #require(ToolRunner.ours)
         let dir = try ToolRunner.temporaryDirectory()
