@@ -118,6 +118,7 @@ import TestSupport
             #expect(r.status == 0, "\(name): \(r)")
             #expect(kind(dir.appendingPathComponent("null").path) == S_IFLNK, "\(name) kept the link to /dev/null")
         }
+        #expect(kind("/dev/null") == S_IFCHR, "/dev/null is still the device")
         #expect(String(decoding: results["ours"] ?? Data(), as: UTF8.self).hasPrefix("<?xml"), "the target was converted")
         if let apple = results["apple"] { #expect(results["ours"] == apple) }
     }
@@ -155,6 +156,23 @@ import TestSupport
             input: Data(), in: nil)
         #expect(appended.status == 0, "\(appended)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data("before\n".utf8) + expected)
+
+        // `/dev/fd/1` is the same descriptor as `/dev/stdout`.
+        let grouped = try ToolRunner.run(
+            "/bin/sh", ["-c", "{ \"$0\" -convert xml1 -o /dev/fd/1 \"$1\"; echo after; } >> \"$2\"", tool, input.path, log],
+            input: Data(), in: nil)
+        #expect(grouped.status == 0, "\(grouped)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data("before\n".utf8) + expected + expected + Data("after\n".utf8))
+
+        // `/dev/stdin` converted in place: truncated and rewritten, as Apple's tool does, not appended to.
+        let copy = dir.appendingPathComponent("copy.plist").path
+        try FileManager.default.copyItem(atPath: input.path, toPath: copy)
+        let inPlace = try ToolRunner.run(
+            "/bin/sh", ["-c", "exec \"$0\" -convert binary1 /dev/stdin < \"$1\"", tool, copy], input: Data(), in: nil)
+        #expect(inPlace.status == 0, "\(inPlace)")
+        let converted = try Data(contentsOf: URL(fileURLWithPath: copy))
+        #expect(converted.starts(with: Array("bplist00".utf8)))
+        #expect(try PropertyListSerialization.propertyList(from: converted, format: nil) as? NSDictionary == ["k": "v"])
 
         // A FIFO stays a FIFO, and its reader gets the bytes.
         let fifo = dir.appendingPathComponent("fifo").path

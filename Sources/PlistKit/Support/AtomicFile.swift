@@ -70,53 +70,6 @@ public enum AtomicFile {
         return st
     }
 
-    /// Writes `bytes` where a command's output file should go: through symbolic links (the link stays, its target is
-    /// replaced atomically, as dotfile managers expect), straight into an existing device, FIFO or socket and into
-    /// whatever `/dev/stdout`-like names stand for (`-o /dev/stdout`), and atomically into anything else. Apple's `plutil` also writes through links and into
-    /// devices, but truncates regular files in place.
-    public static func writeFollowingLinks(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) {
-        var st = stat()
-        let exists = stat(path, &st) == 0
-        let kind = st.st_mode & S_IFMT
-        let (target, throughProc) = followingLinks(path)
-        // `/dev/stdout` and the like name an open descriptor (their links pass through `/proc/self/fd/1`, whose
-        // "target" may be `pipe:[1234]`, no path at all): what was opened there gets the bytes, as a shell redirect
-        // expects. (A plain file under `/dev/shm` is a file like any other.)
-        let descriptor = throughProc
-        guard exists, descriptor || (kind != S_IFREG && kind != S_IFDIR) else {
-            try replace(target, with: bytes, options: options)
-            return
-        }
-        // Appending: a file behind `/dev/stdout` was truncated by the shell for `>` and must be extended for `>>`.
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw FileWriteError(operation: "open", path: path) }
-        defer { close(fd) }
-        try FileOutput.writeAll(bytes, to: fd, path: path)
-    }
-
-    /// `path` with symbolic links in its last component followed (up to 40 of them; a dangling link resolves to
-    /// where it points, so a write creates the target).
-    public static func resolvingLinks(_ path: String) -> String {
-        followingLinks(path).target
-    }
-
-    /// Where the links in `path`'s last component lead, and whether the way passed through `/proc`.
-    private static func followingLinks(_ path: String) -> (target: String, throughProc: Bool) {
-        var current = path
-        var throughProc = path.hasPrefix("/proc/")
-        for _ in 0..<40 {
-            var st = stat()
-            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { break }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(current, &buffer, buffer.count - 1)
-            guard n > 0 else { break }
-            let target = buffer[0..<n].withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
-            current = target.hasPrefix("/") ? target : directoryName(current) + "/" + target
-            if current.hasPrefix("/proc/") { throughProc = true }
-        }
-        return (current, throughProc)
-    }
-
     /// Writes `bytes` to `path` atomically (see `replace(_:with:options:)`).
     @discardableResult
     public static func replace(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) -> stat {

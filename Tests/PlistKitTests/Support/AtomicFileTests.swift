@@ -112,6 +112,44 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["dangling", "link", "missing", "target"])
     }
 
+    @Test func relativeChainsAreFollowedAndLoopsRefused() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for sub in ["x", "y"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+        symlink("../y/b", dir + "/x/a")
+        symlink("../file", dir + "/y/b")
+        try AtomicFile.writeFollowingLinks(dir + "/x/a", with: [1, 2])
+        #expect(contents(dir + "/file") == [1, 2])
+        #expect(mode(dir + "/x/a") & S_IFMT == S_IFLNK && mode(dir + "/y/b") & S_IFMT == S_IFLNK)
+
+        // A loop, and a chain longer than the kernel follows: ELOOP, and every link left as it was.
+        symlink("q", dir + "/p")
+        symlink("p", dir + "/q")
+        for i in 0..<45 { symlink("c\(i + 1)", dir + "/c\(i)") }
+        try Data("end".utf8).write(to: URL(fileURLWithPath: dir + "/c45"))
+        for name in ["p", "c0"] {
+            do {
+                try AtomicFile.writeFollowingLinks(dir + "/" + name, with: [9])
+                Issue.record("wrote through \(name)")
+            } catch {
+                #expect(error.code == ELOOP, "\(error)")
+            }
+        }
+        #expect(mode(dir + "/p") & S_IFMT == S_IFLNK && mode(dir + "/q") & S_IFMT == S_IFLNK)
+        #expect((0..<45).allSatisfy { mode(dir + "/c\($0)") & S_IFMT == S_IFLNK })
+        #expect(contents(dir + "/c45") == Array("end".utf8))
+    }
+
+    @Test func aFileReachedThroughProcIsReplacedNotAppendedTo() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: dir + "/f"))
+        // /proc/self/root leads back to "/": a file like any other, though the path starts in /proc.
+        try AtomicFile.writeFollowingLinks("/proc/self/root" + dir + "/f", with: Array("new".utf8))
+        #expect(contents(dir + "/f") == Array("new".utf8))
+    }
+
     @Test(.enabled(if: geteuid() == 0, "changing a file's owner needs root"))
     func anotherUsersFileKeepsItsOwner() throws {
         let dir = try scratch()

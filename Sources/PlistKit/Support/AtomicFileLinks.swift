@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Output paths as command-line tools meet them: symbolic links, FIFOs and devices, and names of open descriptors.
+extension AtomicFile {
+    /// Writes `bytes` where a command's output file should go:
+    /// - through symbolic links: the links stay and their final target is replaced atomically, as dotfile managers
+    ///   expect (a loop or an over-long chain is `ELOOP`, and no link is ever renamed over);
+    /// - into what `/dev/stdout`, `/dev/fd/N` or `/proc/<pid>/fd/N` names, an open descriptor: directly, appending when
+    ///   this process holds that descriptor in append mode (a shell's `>>`) and truncating otherwise (`>`, or
+    ///   `/dev/stdin` converted in place), as Apple's `plutil` does with its `O_TRUNC`;
+    /// - straight into an existing FIFO, device or socket;
+    /// - atomically into anything else.
+    public static func writeFollowingLinks(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) {
+        var st = stat()
+        let exists = stat(path, &st) == 0
+        if !exists, errno == ELOOP { throw FileWriteError(operation: "open", path: path) }
+        let kind = st.st_mode & S_IFMT
+        var flags = O_WRONLY | O_CLOEXEC
+        if exists, let appends = descriptorAppends(path) {
+            if kind == S_IFREG { flags |= appends ? O_APPEND : O_TRUNC }
+        } else if !exists || kind == S_IFREG || kind == S_IFDIR {
+            guard let target = followingLinks(path) else { throw FileWriteError(operation: "open", path: path, code: ELOOP) }
+            try replace(target, with: bytes, options: options)
+            return
+        }
+        let fd = open(path, flags)
+        guard fd >= 0 else { throw FileWriteError(operation: "open", path: path) }
+        defer { close(fd) }
+        try FileOutput.writeAll(bytes, to: fd, path: path)
+    }
+
+    /// `path` with the symbolic links of its last component followed, where a write should go (a dangling link
+    /// leads to where it points, so a write creates the target); `path` itself when the links loop.
+    public static func resolvingLinks(_ path: String) -> String {
+        followingLinks(path) ?? path
+    }
+
+    /// Where the links of `path`'s last component lead, or nil when they loop or go on past 40 (the kernel's limit).
+    private static func followingLinks(_ path: String) -> String? {
+        var current = path
+        for _ in 0...40 {
+            guard let next = linkTarget(current) else { return current }
+            current = next
+        }
+        return nil
+    }
+
+    /// Where the symbolic link `path` points (relative targets taken from its directory), or nil when `path` is no
+    /// link.
+    private static func linkTarget(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let target = buffer[0..<n].withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
+        return target.hasPrefix("/") ? target : directoryName(path) + "/" + target
+    }
+
+    /// When `path`, or a link on the way from it, is an entry of a `/proc/<pid>/fd` directory (where `/dev/stdout`
+    /// and `/dev/fd/N` lead; the directory is recognised after its own links are resolved): whether that entry is
+    /// one of this process's descriptors open for appending. Nil when `path` names no descriptor.
+    private static func descriptorAppends(_ path: String) -> Bool? {
+        var current = path
+        for _ in 0...40 {
+            let directory = realDirectory(current)
+            let parts = directory.split(separator: "/")
+            // /proc/<pid>/fd or /proc/<pid>/task/<tid>/fd
+            if parts.first == "proc", parts.last == "fd", parts.count == 3 || (parts.count == 5 && parts[2] == "task") {
+                let own = parts[1] == "\(getpid())"
+                guard own, let number = Int32(lastComponent(current)) else { return false }
+                let status = fcntl(number, F_GETFL)
+                return status >= 0 && status & O_APPEND != 0
+            }
+            guard let next = linkTarget(current) else { return nil }
+            current = next
+        }
+        return nil
+    }
+
+    /// The canonical form of `path`'s directory (its own links, `/proc/self` included, resolved), or the directory
+    /// as written when it cannot be resolved.
+    private static func realDirectory(_ path: String) -> String {
+        let directory = directoryName(path)
+        guard let resolved = realpath(directory, nil) else { return directory }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
