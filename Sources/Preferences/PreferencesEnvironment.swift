@@ -122,8 +122,11 @@ public final class PreferencesEnvironment: Sendable {
         }
     }
 
-    private func fileChanged(_ path: String) {
-        let matching = files.withLock { cache in cache.values.filter { $0.path == path || $0.targetPath == path } }
+    /// Re-reads the cached files at `path`, or every cached file when inotify lost events (`nil`).
+    func fileChanged(_ path: String?) {
+        let matching = files.withLock { cache in
+            cache.values.filter { path == nil || $0.path == path || $0.targetPath == path }
+        }
         for file in matching { _ = file.snapshot(force: true) }
     }
 

@@ -65,6 +65,52 @@ import Testing
         #expect(await reader.value == [1, 2, 3])
     }
 
+    /// The kernel's own overflow: more events than `fs.inotify.max_queued_events` queued before a read. The watcher's
+    /// reader reports it as "anything may have changed" (nil), and the store then re-reads every cached file.
+    @Test func anInotifyOverflowRereadsEveryFile() throws {
+        let dir = TempDirectory("overflow", memoryBacked: true)
+        let watched = dir.path + "/watched"
+        try FileManager.default.createDirectory(atPath: watched, withIntermediateDirectories: true)
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let table = WatchTable()
+        let wd = inotify_add_watch(fd, watched, DirectoryWatcher.mask)
+        try #require(wd >= 0)
+        table.directories.withLock { $0[wd] = watched }
+        let limitText = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)) ?? "16384"
+        let limit = Int(limitText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 16384
+        // Create, close and remove: three events each, none merged with the one before.
+        for _ in 0..<(limit / 3 + 100) {
+            let f = open(watched + "/a.plist", O_WRONLY | O_CREAT, 0o600)
+            close(f)
+            unlink(watched + "/a.plist")
+        }
+        let box = Box2()
+        DirectoryWatcher.drain(fd: fd, table: table) { box.add($0) }
+        #expect(box.all.contains(nil), "an overflow reported as nil")
+        #expect(box.all.contains(watched + "/a.plist"), "the events that were queued reported as usual")
+
+        // What nil does: a store whose cache would otherwise hold the old value for a minute sees the new file at once.
+        let env = dir.environment { $0.recheckInterval = 60 }
+        let d = try #require(Defaults(suiteName: nil, environment: env))
+        d.set(1, forKey: "k")
+        #expect(d.synchronize())
+        let other = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        other.set(2, forKey: "k")
+        #expect(other.synchronize())
+        #expect(d.integer(forKey: "k") == 1, "cached for the recheck interval")
+        env.fileChanged(nil)
+        #expect(d.integer(forKey: "k") == 2)
+    }
+
+    final class Box2: @unchecked Sendable {
+        let lock = NSLock()
+        var paths: [String?] = []
+        func add(_ p: String?) { lock.lock(); paths.append(p); lock.unlock() }
+        var all: [String?] { lock.lock(); defer { lock.unlock() }; return paths }
+    }
+
     @Test func otherProcessChangeReachesObserverViaInotify() async throws {
         let dir = TempDirectory("prefs-watch")
         // The helper writes domain "com.example.watch" as its own; our instance reads it as a suite.
