@@ -3,15 +3,17 @@ enum FormatDetection {
     static func detect(_ b: UnsafeRawBufferPointer) -> PlistFormat {
         let n = b.count
         if n >= 6, b[0] == 0x62, b[1] == 0x70, b[2] == 0x6C, b[3] == 0x69, b[4] == 0x73, b[5] == 0x74 { return .binary }
-        // UTF-32 / UTF-16 byte-order marks or their zero-byte patterns: only XML and OpenStep/strings use them.
-        if n >= 4, (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) {
-            return .xml
+        // UTF-16 / UTF-32 (a byte-order mark, or zero bytes around a first `<`, `[` or `{`): what the text begins with
+        // decides, as in UTF-8 (a UTF-16 `.strings` file is OpenStep, UTF-16 JSON is JSON as Apple's plutil reads it).
+        if let wide = WideText.detect(b, unmarkedFirst: { $0 == 0x3C || $0 == 0x5B || $0 == 0x7B }) {
+            return wide.utf8Prefix(b, limit: 4096).withUnsafeBytes { detectByteOriented($0) }
         }
-        if n >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) {
-            return utf16StartsWithLessThan(b) ? .xml : .openStep
-        }
-        if n >= 2, (b[0] == 0 && b[1] == 0x3C) || (b[0] == 0x3C && b[1] == 0) { return .xml }
-        if n >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 0x3C { return .xml }  // UTF-32BE without a mark
+        return detectByteOriented(b)
+    }
+
+    /// Detection for UTF-8 (or ASCII-compatible) text and whatever is not text.
+    private static func detectByteOriented(_ b: UnsafeRawBufferPointer) -> PlistFormat {
+        let n = b.count
         var i = 0
         if n >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
         i = skipSpace(b, i)
@@ -66,20 +68,6 @@ enum FormatDetection {
             j += 1
         }
         return !allHex
-    }
-
-    private static func utf16StartsWithLessThan(_ b: UnsafeRawBufferPointer) -> Bool {
-        let bigEndian = b[0] == 0xFE
-        var i = 2
-        while i + 1 < b.count {
-            let unit = bigEndian ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i])
-            if unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D { i += 2; continue }
-            return unit == 0x3C && !(i + 3 < b.count && {
-                let next = bigEndian ? UInt16(b[i + 2]) << 8 | UInt16(b[i + 3]) : UInt16(b[i + 3]) << 8 | UInt16(b[i + 2])
-                return next == 0x2A || next == 0x5B || (next >= 0x30 && next <= 0x39)
-            }())
-        }
-        return false
     }
 }
 

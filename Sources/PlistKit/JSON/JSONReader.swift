@@ -8,7 +8,9 @@ import Darwin
 
 /// Reads JSON (RFC 8259, strictly) into a property-list value, with `plutil`'s typing rules.
 ///
-/// - Input must be UTF-8 (a leading byte-order mark is skipped); invalid UTF-8 is an `.encoding` error at its offset.
+/// - Input is UTF-8 (a leading byte-order mark is skipped; invalid UTF-8 is an `.encoding` error at its offset), or
+///   UTF-16/UTF-32 recognised by byte-order mark or by RFC 4627's zero bytes, converted first, as Apple's
+///   `JSONSerialization` and Python's `json` accept it (RFC 8259 asks writers, not readers, for UTF-8).
 /// - Numbers without a fraction or exponent that fit −2^63 … 2^64−1 become integers (`-0` is the integer 0, as in
 ///   `JSONSerialization`); every other number becomes a real; a number beyond the range of `Double` is an error.
 /// - `null` has no property-list form: an `.invalidValue` error.
@@ -18,6 +20,23 @@ import Darwin
 /// - Errors carry the byte offset and line:column.
 enum JSONReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
+        // UTF-16 and UTF-32, by byte-order mark or by RFC 4627's zero-byte pattern, as Apple's `JSONSerialization`
+        // and Python's `json` read them; converted to UTF-8 and error offsets mapped back.
+        if let wide = WideText.detect(bytes, unmarkedFirst: { _ in true }) {
+            let utf8 = try wide.utf8(bytes, format: .json)
+            return try utf8.withUnsafeBytes { converted in
+                do {
+                    return try readUTF8(converted, options: options)
+                } catch var e as PlistError {
+                    if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
+                    throw e
+                }
+            }
+        }
+        return try readUTF8(bytes, options: options)
+    }
+
+    private static func readUTF8(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         do {
             var parser = JSONParser(bytes, options: options)
             return try parser.document()
@@ -60,9 +79,6 @@ struct JSONParser {
     }
 
     mutating func document() throws -> PlistValue {
-        if n >= 2 && ((b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE)) || n >= 1 && b[0] == 0 {
-            throw error(.encoding, "JSON must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32", at: 0)
-        }
         if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         skipSpace()
         guard i < n else { throw error(.truncated, "the document is empty", at: i) }

@@ -46,7 +46,7 @@ enum XMLReader {
             }
             return try readByteOriented(bytes, options: options)
         }
-        let utf8 = try wide.utf8(bytes)
+        let utf8 = try wide.utf8(bytes, format: .xml)
         return try utf8.withUnsafeBytes { converted in
             do {
                 return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)

@@ -189,11 +189,53 @@ import TestSupport
                 #expect(e.line == 1)
             }
         }
+        // A lone surrogate in UTF-16 is an encoding error at its byte offset (BOM, '[', '"', then the unit).
         do {
-            _ = try Self.read([0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00])
-            Issue.record("UTF-16 must be refused")
+            _ = try Self.read([0xFF, 0xFE, 0x5B, 0x00, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00, 0x5D, 0x00])
+            Issue.record("a lone surrogate was accepted")
         } catch let e as PlistError {
-            #expect(e.kind == .encoding)
+            #expect(e.kind == .encoding && e.offset == 6, "\(e)")
+        }
+    }
+
+    /// UTF-16 and UTF-32, with a byte-order mark or recognised by RFC 4627's zero bytes, read as Python's `json`
+    /// reads them (it is asked in the test) and as the same document in UTF-8; errors point into the wide bytes.
+    @Test func utf16AndUTF32ReadAsPythonReadsThem() throws {
+        let text = "{\"k\": [1, 2.5, \"caf\u{E9} \u{1F600}\", true], \"n\": {}}"
+        let expected = try Self.read(Array(text.utf8))
+        let encodings = ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "utf-16", "utf-32"]  // the last two with a BOM
+        let script = """
+        import json, sys
+        text = sys.stdin.read()
+        for e in \(encodings):
+            data = text.encode(e)
+            assert json.loads(data) == json.loads(text), e
+            sys.stdout.write(data.hex() + "\\n")
+        """
+        guard let r = try ExternalTool.python(script, input: Data(text.utf8)) else {
+            Issue.record("python3 is the oracle here")
+            return
+        }
+        #expect(r.status == 0, "\(String(decoding: r.stderr, as: UTF8.self))")
+        let documents = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map { hex in
+            stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
+                let start = hex.index(hex.startIndex, offsetBy: i)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+            }
+        }
+        #expect(documents.count == encodings.count)
+        for (encoding, bytes) in zip(encodings, documents) {
+            #expect(try Self.read(bytes) == expected, "\(encoding)")
+            let (value, format) = try PropertyList.read(bytes)
+            #expect(format == .json && value == expected, "detected as \(format) in \(encoding)")
+        }
+        // An error's offset counts the wide bytes: "[1,]" in UTF-16LE with a BOM fails at ']', byte 2 + 3 × 2.
+        let bad: [UInt8] = [0xFF, 0xFE] + Array("[1,]".utf8).flatMap { [$0, 0] }
+        do {
+            _ = try Self.read(bad)
+            Issue.record("accepted [1,]")
+        } catch let e as PlistError {
+            #expect(e.offset == 8 && e.line == 1 && e.column == 4, "\(e)")
         }
     }
 
