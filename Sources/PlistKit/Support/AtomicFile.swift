@@ -85,7 +85,9 @@ public enum AtomicFile {
     private static func createTemporary(in directory: String, for path: String, mode: mode_t) throws(FileWriteError) -> (Int32, String) {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
         var generator = SystemRandomNumberGenerator()
-        let prefix = (directory == "/" ? "" : directory) + "/." + lastComponent(path) + "."
+        // The name shows whose temporary file it is, unless that would push a long one past NAME_MAX (255 bytes).
+        let name = lastComponent(path)
+        let prefix = (directory == "/" ? "" : directory) + "/." + (name.utf8.count <= 200 ? name : "atomic") + "."
         for _ in 0..<100 {
             var name = Array(prefix.utf8)
             for _ in 0..<8 { name.append(letters[Int(generator.next(upperBound: UInt32(letters.count)))]) }

@@ -80,6 +80,16 @@ import TestSupport
         #expect(mode(dir + "/exact") & 0o777 == 0o666)
     }
 
+    @Test func aNameNearTheLengthLimitCanBeReplaced() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/" + String(repeating: "n", count: 250)  // NAME_MAX is 255: "." + name + "." + 8 would not fit
+        try AtomicFile.replace(path, with: [1])
+        try AtomicFile.replace(path, with: [2])
+        #expect(contents(path) == [2])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).count == 1)
+    }
+
     @Test func aLinkAtThePathIsReplacedAndItsTargetLeftAlone() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
