@@ -10,7 +10,7 @@ import Musl
 /// over the target. Any failure removes the temporary file and leaves the target as it was.
 ///
 /// A symbolic link at `path` is replaced by the new file, as Foundation's `Data.write(to:options: .atomic)` does;
-/// callers that want to write through links resolve them first.
+/// `writeFollowingLinks` writes through links, FIFOs, devices and `/dev/stdout` instead, as command-line output should.
 public enum AtomicFile {
     /// How a file is replaced.
     public struct Options: Sendable {
