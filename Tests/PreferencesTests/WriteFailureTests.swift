@@ -114,6 +114,9 @@ struct WriteFailureTests {
         // One chain retries after 0.25, 0.5, 1 and 2 s: at most four failures in three idle seconds (ten chains: ~30).
         let idle = failures.load(ordering: .relaxed) - before
         #expect(idle >= 1 && idle <= 4, "\(idle) failed flushes in 3 idle seconds")
+        // Nothing left pending: the exit flush would otherwise write into the directory once it is unmounted.
+        fs.release()
+        #expect(d.synchronize())
     }
 
     @Test func aReadOnlyRemountIsAnErrorAndTheValuesSurvive() throws {
@@ -130,6 +133,9 @@ struct WriteFailureTests {
         }
         #expect(bytes(path) == before)
         #expect(d.string(forKey: "k") == "b")
+        try fs.makeWritable()
+        #expect(d.synchronize(), "written once the filesystem is writable again (and nothing left for the exit flush)")
+        #expect(try foundationDictionary(path)?["k"] as? String == "b")
     }
 
     @Test func theDefaultsToolReportsAFullDiskAndLeavesTheDomainAsItWas() throws {

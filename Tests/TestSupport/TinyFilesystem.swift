@@ -68,6 +68,14 @@ public final class TinyFilesystem: @unchecked Sendable {
         }
     }
 
+    /// Remounts the filesystem read-write again.
+    public func makeWritable() throws {
+        guard let mount = ExternalTool.find("mount", extraDirectories: ["/usr/sbin", "/sbin", "/bin"]),
+              let r = try? ExternalTool.run(mount, ["-o", "remount,rw", path]), r.status == 0 else {
+            throw CocoaError(.fileWriteVolumeReadOnly)
+        }
+    }
+
     /// Frees the space `fill()` took.
     public func release() { unlink(p(".filler")) }
 
