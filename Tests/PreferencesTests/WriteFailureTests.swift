@@ -38,19 +38,24 @@ struct WriteFailureTests {
         return (d, path, try #require(bytes(path)))
     }
 
+    /// `synchronizeOrThrow` fails with `.io` and the system's `reason`.
+    private func expectIOFailure(_ d: Defaults, _ reason: String) throws {
+        do {
+            try d.synchronizeOrThrow()
+            Issue.record("synchronize succeeded where the system should refuse: \(reason)")
+        } catch let error as PreferencesError {
+            #expect(error.kind == .io)
+            #expect("\(error)".contains(reason), "\(error)")
+        }
+    }
+
     @Test func synchronizeOnAFullDiskFailsKeepsTheFileAndWritesOnceThereIsRoom() throws {
         let fs = try TinyFilesystem()
         let (d, path, before) = try storeWithAFile(on: fs, "old", "kept")
         fs.fill()
 
         d.set(String(repeating: "x", count: 100_000), forKey: "big")
-        do {
-            try d.synchronizeOrThrow()
-            Issue.record("synchronize succeeded on a full filesystem")
-        } catch let error as PreferencesError {
-            #expect(error.kind == .io)
-            #expect("\(error)".contains("No space left on device"), "\(error)")
-        }
+        try expectIOFailure(d, "No space left on device")
         #expect(!d.synchronize())
         #expect(bytes(path) == before, "the file on disk is untouched")
         #expect(fs.entries("user").filter { !$0.hasSuffix(".lock") } == ["com.example.app.plist"], "no temporary file left")
@@ -124,13 +129,7 @@ struct WriteFailureTests {
         let (d, path, before) = try storeWithAFile(on: fs, "k", "a")
         try fs.makeReadOnly()
         d.set("b", forKey: "k")
-        do {
-            try d.synchronizeOrThrow()
-            Issue.record("synchronize succeeded on a read-only filesystem")
-        } catch let error as PreferencesError {
-            #expect(error.kind == .io)
-            #expect("\(error)".contains("Read-only file system"), "\(error)")
-        }
+        try expectIOFailure(d, "Read-only file system")
         #expect(bytes(path) == before)
         #expect(d.string(forKey: "k") == "b")
         try fs.makeWritable()

@@ -59,10 +59,15 @@ enum XMLReader {
 
     /// UTF-8 input, or input in a legacy encoding its declaration names (converted with iconv first).
     private static func readByteOriented(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        guard let name = XMLReaderLegacyEncoding.declared(in: bytes) else {
-            // A loosely spelled UTF-8 (`UTF_8`) is UTF-8 all the same; libxml2 would not know the name.
-            let loose = XMLReaderLegacyEncoding.declaresUTF8Loosely(bytes)
-            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: loose)
+        let name: String
+        switch XMLReaderLegacyEncoding.declared(in: bytes) {
+        case .native:
+            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
+        case .looseUTF8:
+            // UTF-8 all the same; libxml2 would not know the name.
+            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: true)
+        case .legacy(let declared):
+            name = declared
         }
         let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: name)
         return try legacy.utf8.withUnsafeBytes { converted in

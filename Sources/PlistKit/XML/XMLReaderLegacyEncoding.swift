@@ -17,24 +17,27 @@ struct XMLReaderLegacyEncoding {
     private(set) var utf8: [UInt8] = []
     private let original: UnsafeRawBufferPointer
 
-    /// The encoding `b` declares when it is one to convert here: not UTF-8 (nor its ASCII subset, nor UTF-16 or
-    /// UTF-32, whose declarations libxml2 checks against the bytes and `XMLReaderInputEncoding` handles).
-    static func declared(in b: UnsafeRawBufferPointer) -> String? {
-        guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return nil }
-        let loose = looseForm(name)
-        if ["UTF8", "USASCII", "ASCII"].contains(loose) || loose.hasPrefix("UTF16") || loose.hasPrefix("UTF32")
-            || loose.hasPrefix("UCS") {
-            return nil
-        }
-        return name
+    /// What a byte-oriented document's declaration says about its encoding.
+    enum Declared {
+        /// No encoding, or one libxml2 reads itself (UTF-8 and ASCII by their usual names; UTF-16 and UTF-32, whose
+        /// declarations libxml2 checks against the bytes and `XMLReaderInputEncoding` handles).
+        case native
+        /// UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `US_ASCII`): the declaration is ignored
+        /// and the document read as UTF-8, as Core Foundation reads it.
+        case looseUTF8
+        /// Another encoding, converted here.
+        case legacy(String)
     }
 
-    /// Whether `b` declares UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `US_ASCII`); such a
-    /// declaration is ignored and the document read as UTF-8, as Core Foundation reads it.
-    static func declaresUTF8Loosely(_ b: UnsafeRawBufferPointer) -> Bool {
-        guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return false }
-        let known = ["UTF-8", "UTF8", "US-ASCII", "ASCII"]
-        return ["UTF8", "USASCII", "ASCII"].contains(looseForm(name)) && !known.contains(name.uppercased())
+    /// The encoding `b`'s declaration names, classified.
+    static func declared(in b: UnsafeRawBufferPointer) -> Declared {
+        guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return .native }
+        let loose = looseForm(name)
+        if ["UTF8", "USASCII", "ASCII"].contains(loose) {
+            return ["UTF-8", "UTF8", "US-ASCII", "ASCII"].contains(name.uppercased()) ? .native : .looseUTF8
+        }
+        if loose.hasPrefix("UTF16") || loose.hasPrefix("UTF32") || loose.hasPrefix("UCS") { return .native }
+        return .legacy(name)
     }
 
     /// `name` upper-cased with everything but letters and digits removed: `Latin-1` and `LATIN1`, `UTF_8` and

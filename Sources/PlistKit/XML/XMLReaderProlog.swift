@@ -74,13 +74,7 @@ enum XMLReaderProlog {
         var i = from + 5
         while i + 8 <= to, !XMLReaderInputEncoding.starts(b, i, "encoding") { i += 1 }
         guard i + 8 <= to else { return nil }
-        i += 8
-        while i < to, isSpace(b[i]) || b[i] == 0x3D { i += 1 }
-        guard i < to, b[i] == 0x22 || b[i] == 0x27 else { return nil }
-        let open = i
-        var close = open + 1
-        while close < to, b[close] != b[open] { close += 1 }
-        guard close < to else { return nil }
+        guard let (open, close) = quotedValue(b, after: i + 8, to: to) else { return nil }
         var nameStart = open + 1
         while nameStart < close, isSpace(b[nameStart]) { nameStart += 1 }
         var nameEnd = close
@@ -95,19 +89,24 @@ enum XMLReaderProlog {
         var i = from + 5
         while i < to, isSpace(b[i]) { i += 1 }
         guard XMLReaderInputEncoding.starts(b, i, "version") else { return nil }
-        i += 7
-        while i < to, isSpace(b[i]) || b[i] == 0x3D { i += 1 }
-        guard i < to, b[i] == 0x22 || b[i] == 0x27 else { return nil }
-        let quote = b[i]
-        let valueStart = i + 1
-        var j = valueStart
-        while j < to, b[j] != quote { j += 1 }
-        guard j < to else { return nil }
+        guard let (open, j) = quotedValue(b, after: i + 7, to: to) else { return nil }
+        let valueStart = open + 1
         let value = valueStart..<j
         guard value.count >= 3, let dot = value.first(where: { b[$0] == 0x2E }), dot > valueStart, dot < j - 1,
               value.allSatisfy({ $0 == dot || (b[$0] >= 0x30 && b[$0] <= 0x39) }),
               !(dot == valueStart + 1 && b[valueStart] == 0x31) else { return nil }
         return value
+    }
+
+    /// The positions of the opening and closing quotes of the value that follows an attribute name ending at
+    /// `after` (white space and `=` between), within `b[..<to]`.
+    private static func quotedValue(_ b: UnsafeRawBufferPointer, after: Int, to: Int) -> (Int, Int)? {
+        var i = after
+        while i < to, isSpace(b[i]) || b[i] == 0x3D { i += 1 }
+        guard i < to, b[i] == 0x22 || b[i] == 0x27 else { return nil }
+        var close = i + 1
+        while close < to, b[close] != b[i] { close += 1 }
+        return close < to ? (i, close) : nil
     }
 
     /// Overwrites the declared encoding name of a document already converted to UTF-8, whose declaration libxml2 is
