@@ -137,13 +137,13 @@ enum FileSystem {
         return names
     }
 
-    /// Whether `path` is a directory (following symlinks).
     /// Whether `path` is a regular file (following symlinks).
     static func isRegularFile(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Whether `path` is a directory (following symlinks).
     static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR

@@ -42,8 +42,7 @@ func readAll(_ path: String) -> [UInt8] {
 }
 
 /// Writes `bytes` to stdout, or to `path` (through links, into devices; atomically into a regular file, so a full
-/// disk leaves an existing one whole); any failure,
-/// stdout's included, is reported and exits 1.
+/// disk leaves an existing one whole); any failure, stdout's included, is reported and exits 1.
 func writeAll(_ bytes: [UInt8], to path: String?) {
     if let path {
         do { try AtomicFile.writeFollowingLinks(path, with: bytes) } catch { fail("cannot write \(path): \(error.reason)") }
