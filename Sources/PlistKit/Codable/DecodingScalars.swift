@@ -87,10 +87,9 @@ extension PlistDecodingState {
             throw outOfRange(I.self, found: value, at: element)
         case .real(let r):
             // An integral real (an XML `<real>3</real>`, say) is the integer it spells, as in Foundation.
-            if r.value.isFinite, r.value.rounded(.towardZero) == r.value {
-                if let x = I(exactly: r.value) { return x }
-                throw outOfRange(I.self, found: value, at: element)
-            }
+            // Any other real is `dataCorrupted`, as in Foundation (the value is a number, just not this one).
+            if r.value.isFinite, r.value.rounded(.towardZero) == r.value, let x = I(exactly: r.value) { return x }
+            throw outOfRange(I.self, found: value, at: element)
         case .string(let s) where scalarsFromStrings:
             if let x = I(s) { return x }
             if s.first == "+", let x = I(s.dropFirst()) { return x }
@@ -136,7 +135,8 @@ extension PlistDecodingState {
     func unboxURL(_ value: PlistValue, at element: CodingPathElement?) throws -> URL {
         switch value {
         case .string(let s):
-            if let url = URL(string: s) { return url }
+            // Strict: a string that is not a URL as written is an error, not percent-encoded into one.
+            if let url = URL(string: s, encodingInvalidCharacters: false) { return url }
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: codingPath(appending: element),
                 debugDescription: "Expected to decode URL at \(codingPath(appending: element).dottedDescription) but found string \(quoted(s)), which is not a valid URL."))
@@ -177,12 +177,12 @@ extension PlistDecodingState {
             debugDescription: "Expected to decode \(expectedName ?? "\(expected)") at \(path.dottedDescription) but found \(describe(found)) instead."))
     }
 
-    /// `typeMismatch` for a number that does not fit the requested type.
+    /// `dataCorrupted` (Foundation's choice) for a number that does not fit the requested type.
     func outOfRange<N>(_ type: N.Type, found: PlistValue, at element: CodingPathElement?) -> DecodingError {
         let path = codingPath(appending: element)
         var range = ""
         if let t = type as? any FixedWidthInteger.Type { range = " (\(rangeText(t)))" }
-        return .typeMismatch(type, DecodingError.Context(
+        return .dataCorrupted(DecodingError.Context(
             codingPath: path,
             debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but found \(describe(found)), which does not fit in \(type)\(range)."))
     }

@@ -306,7 +306,7 @@ final class PlistEncodingState: Encoder {
         case .int64: return .integer(PlistInteger(reinterpret(value, as: Int64.self)))
         case .uint64: return .integer(PlistInteger(reinterpret(value, as: UInt64.self)))
         case .float: return .real(PlistReal(reinterpret(value, as: Float.self)))
-        case .url: return .string(reinterpret(value, as: URL.self).absoluteString)
+        case .url: return urlValue(reinterpret(value, as: URL.self))
         case .uid: return .uid(reinterpret(value, as: UID.self))
         case .int32: return .integer(PlistInteger(Int64(reinterpret(value, as: Int32.self))))
         case .uint32: return .integer(PlistInteger(UInt64(reinterpret(value, as: UInt32.self))))
@@ -322,5 +322,13 @@ final class PlistEncodingState: Encoder {
         case .boolArray: return .array(reinterpret(value, as: [Bool].self).map { .bool($0) })
         case .none: return .dictionary(PlistDictionary())
         }
+    }
+
+    /// A URL in the form its own `encode(to:)` gives and Apple's `PropertyListDecoder` expects: `relative` (the
+    /// relative string), then `base` (the base URL, the same way) when there is one.
+    private static func urlValue(_ url: URL) -> PlistValue {
+        var form: PlistDictionary = ["relative": .string(url.relativeString)]
+        if let base = url.baseURL { form["base"] = urlValue(base) }
+        return .dictionary(form)
     }
 }

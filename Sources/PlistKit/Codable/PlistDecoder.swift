@@ -13,8 +13,9 @@ import Synchronization
 /// errors are `DecodingError.dataCorrupted` with the `PlistError` (format, byte offset, line) as the underlying
 /// error; type errors name the coding path, the expected type and what was found.
 ///
-/// Numbers convert where no information is lost (an integral real to an integer, an integer to a real); an integer
-/// that does not fit the requested width is an error. In OpenStep and `.strings` input, where every scalar is a
+/// Numbers convert where no information is lost (an integral real to an integer, an integer to a real); a number
+/// that does not fit the requested type is `dataCorrupted`, as in Foundation. A `URL` is read from Foundation's
+/// `{relative = …; base = …}` form or from a string that is a valid URL as written. In OpenStep and `.strings` input, where every scalar is a
 /// string, numbers, Booleans (`YES`/`NO`) and dates are also read from their text.
 ///
 /// The decoder is safe to share between threads; each `decode` call uses its own state.

@@ -11,7 +11,9 @@ import Synchronization
 /// ```
 /// Values become a `PlistValue` tree (`encodeToValue`) that the format's writer turns into bytes. Standard types
 /// get their native plist form: integers of every width (`UInt64` above `Int64.max` included), `Float` as a 32-bit
-/// real, `Date` as a date, `Data` as data, `URL` as its absolute string, `UID` as a UID, and `PlistValue` as itself.
+/// real, `Date` as a date, `Data` as data, `UID` as a UID, and `PlistValue` as itself. A `URL` is written as Apple's
+/// encoders write it, `{relative = …; base = …}` (`base` only for a relative URL), so Apple's `PropertyListDecoder`
+/// reads it; `PlistDecoder` also reads a plain URL string.
 /// `nil` inside arrays is written as the string `$null`, as Foundation does. Dictionary keys are sorted by default;
 /// set `writeOptions.sortKeys = false` to keep declaration (encoding) order.
 ///

@@ -58,9 +58,32 @@ import TestSupport
             #expect(try PlistDecoder().decode(Rich.self, fromValue: tree) == Rich.sample(seed))
         }
         // Foundation writes a URL as {relative = …}; we read that form too.
-        struct Link: Codable, Equatable { var url: URL }
-        let link = Link(url: URL(string: "https://example.com/x?y=1")!)
-        #expect(try PlistDecoder().decode(Link.self, fromValue: try foundationTree(link, format)) == link)
+        for link in Link.samples {
+            #expect(try PlistDecoder().decode(Link.self, fromValue: try foundationTree(link, format)) == link)
+        }
+    }
+
+    struct Link: Codable, Equatable {
+        var url: URL
+        var more: [URL]
+        static let samples = [
+            Link(url: URL(string: "https://example.com/x?y=1")!, more: []),
+            Link(url: URL(fileURLWithPath: "/tmp/a b/é.txt"),
+                 more: [URL(string: "b/c?d#e", relativeTo: URL(string: "https://x.org/a/")!)!, URL(string: "mailto:a@b.c")!]),
+        ]
+    }
+
+    /// A URL in our output is in the form Foundation writes and reads, `{relative = …; base = …}`.
+    @Test(arguments: formats)
+    func urlsInFoundationsForm(_ format: PropertyListSerialization.PropertyListFormat) throws {
+        for link in Link.samples {
+            #expect(try PlistEncoder().encodeToValue(link) == (try foundationTree(link, format)))
+            let encoder = PlistEncoder()
+            encoder.outputFormat = format == .xml ? .xml : .binary
+            let decoded = try PropertyListDecoder().decode(Link.self, from: try encoder.encode(link))
+            #expect(decoded == link)
+            #expect(decoded.more.first?.baseURL == link.more.first?.baseURL)
+        }
     }
 
     @Test(arguments: formats)
@@ -100,6 +123,56 @@ import TestSupport
                 #expect(try FoundationBridge.fromFoundation(obj) == (try e.encodeToValue(model)))
                 #expect(try PropertyListDecoder().decode(Rich.self, from: data) == model)
             }
+        }
+    }
+
+    // MARK: Errors
+
+    /// The `DecodingError` case (or "ok") each decoder gives for one XML value.
+    func outcomes<T: Decodable>(_ type: T.Type, _ body: String) -> (ours: String, foundation: String) {
+        let data = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n\(body)\n</plist>\n".utf8)
+        func kind(_ attempt: () throws -> T) -> String {
+            do { _ = try attempt(); return "ok" } catch let error as DecodingError {
+                switch error {
+                case .typeMismatch: return "typeMismatch"
+                case .valueNotFound: return "valueNotFound"
+                case .keyNotFound: return "keyNotFound"
+                case .dataCorrupted: return "dataCorrupted"
+                @unknown default: return "\(error)"
+                }
+            } catch { return "\(error)" }
+        }
+        return (kind { try PlistDecoder().decode(T.self, from: data) }, kind { try PropertyListDecoder().decode(T.self, from: data) })
+    }
+
+    /// Code that catches a particular `DecodingError` case behaves the same with either decoder.
+    @Test func decodingErrorCasesMatchFoundation() {
+        struct Box<V: Decodable>: Decodable { var v: V }
+        let cases: [(String, (ours: String, foundation: String))] = [
+            ("Int8 300", outcomes(Int8.self, "<integer>300</integer>")),
+            ("UInt -1", outcomes(UInt.self, "<integer>-1</integer>")),
+            ("Int64 2^64-1", outcomes(Int64.self, "<integer>18446744073709551615</integer>")),
+            ("Int 1.5", outcomes(Int.self, "<real>1.5</real>")),
+            ("Int 1e20", outcomes(Int.self, "<real>1e20</real>")),
+            ("Int nan", outcomes(Int.self, "<real>nan</real>")),
+            ("Int 2.0", outcomes(Int.self, "<real>2.0</real>")),
+            ("Int true", outcomes(Int.self, "<true/>")),
+            ("Int string", outcomes(Int.self, "<string>5</string>")),
+            ("String 1", outcomes(String.self, "<integer>1</integer>")),
+            ("Bool 1", outcomes(Bool.self, "<integer>1</integer>")),
+            ("Date string", outcomes(Date.self, "<string>2020-01-01T00:00:00Z</string>")),
+            ("Data string", outcomes(Data.self, "<string>AAEC</string>")),
+            ("[Int] dict", outcomes([Int].self, "<dict/>")),
+            ("[String: Int] array", outcomes([String: Int].self, "<array/>")),
+            ("[Int: String] bad key", outcomes([Int: String].self, "<dict><key>x</key><string>a</string></dict>")),
+            ("Int $null", outcomes(Int.self, "<string>$null</string>")),
+            ("Box missing", outcomes(Box<Int>.self, "<dict/>")),
+            ("Box $null", outcomes(Box<Int>.self, "<dict><key>v</key><string>$null</string></dict>")),
+            ("[Int] $null", outcomes([Int].self, "<array><string>$null</string></array>")),
+            ("UUID bad", outcomes(UUID.self, "<string>bad</string>")),
+        ]
+        for (label, outcome) in cases {
+            #expect(outcome.ours == outcome.foundation, "\(label)")
         }
     }
 }

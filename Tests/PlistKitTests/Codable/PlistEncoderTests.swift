@@ -26,7 +26,7 @@ import Testing
     @Test func plistOnlyTypes() throws {
         let v = PlistOnly(url: URL(string: "https://example.com/a?b=c")!, uid: UID(7), any: ["k": [1, 2.5, true]], list: ["s", 1])
         let tree = try PlistEncoder().encodeToValue(v)
-        #expect(tree["url"] == "https://example.com/a?b=c")
+        #expect(tree["url"] == ["relative": "https://example.com/a?b=c"])
         #expect(tree["uid"] == .uid(UID(7)))
         #expect(tree["any"] == ["k": [1, 2.5, true]])
         #expect(tree["list"] == ["s", 1])
