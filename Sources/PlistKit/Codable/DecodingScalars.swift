@@ -56,7 +56,9 @@ extension PlistDecodingState {
     // MARK: Scalars
 
     @inline(__always) func unboxString(_ value: PlistValue, at element: CodingPathElement?) throws -> String {
-        if case .string(let s) = value { return s }
+        // `$null` is how nil is written (by Foundation too), so a non-optional String refuses it as Foundation does
+        // (valueNotFound) instead of turning an encoded nil into the text "$null".
+        if case .string(let s) = value, s != plistNullString { return s }
         throw mismatch(expected: String.self, found: value, at: element)
     }
 
