@@ -39,6 +39,8 @@ final class DomainFile: Sendable {
         var dirty = PlistDictionary()
         var removed: [String] = []
         var flushScheduled = false
+        // The read failure last reported, so a file that stays unreadable is reported once, not at every re-read.
+        var reportedReadFailure: PreferencesError?
     }
 
     private let state = Mutex(State())
@@ -125,20 +127,31 @@ final class DomainFile: Sendable {
     private func loadFromDisk(
         underLock: Bool, events: inout [PreferencesEvent]
     ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
+        let result = readFromDisk(underLock: underLock, events: &events)
+        let isNew = state.withLock { s -> Bool in
+            defer { s.reportedReadFailure = result.unreadable }
+            return result.unreadable != s.reportedReadFailure
+        }
+        if isNew, let failure = result.unreadable { events.append(.readFailed(domain: domain, error: failure)) }
+        return result
+    }
+
+    /// `loadFromDisk` without the `readFailed` report.
+    private func readFromDisk(
+        underLock: Bool, events: inout [PreferencesEvent]
+    ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
         let target = targetPath
         let file: (bytes: [UInt8], stamp: FileStamp)?
         do {
             file = try FileSystem.readFile(target, limit: options.readLimit)
         } catch {
             let failure = error as? PreferencesError ?? PreferencesError(.io, "\(error)", domain: domain, path: target)
-            events.append(.flushFailed(domain: domain, error: failure))
             return (PlistDictionary(), nil, failure)
         }
         guard let file else { return (PlistDictionary(), nil, nil) }
         if let values = parse(file.bytes) { return (values, file.stamp, nil) }
         if let error = try? unsupportedFormat(file.bytes) {
             let failure = PreferencesError(.io, "cannot read the domain file: \(error)", domain: domain, path: target)
-            events.append(.flushFailed(domain: domain, error: failure))
             return (PlistDictionary(), file.stamp, failure)
         }
         if isReadOnly {
@@ -279,7 +292,11 @@ final class DomainFile: Sendable {
             if dirty.isEmpty && removed.isEmpty { return }
             do {
                 let target = targetPath
-                let (merged, stamp) = try FileSystem.withExclusiveLock(target + ".lock") { () throws -> (PlistDictionary, FileStamp?) in
+                // The store's own directories are created; those a symbolic link points into are not (a dangling
+                // link into an unmounted disk fails with ENOENT instead of growing directories where it points).
+                let createsDirectories = target == path
+                let (merged, stamp) = try FileSystem.withExclusiveLock(target + ".lock", createsDirectory: createsDirectories) {
+                    () throws -> (PlistDictionary, FileStamp?) in
                     let known = state.withLock { $0.stamp }
                     var base: PlistDictionary
                     let onDisk = try FileSystem.stamp(target)
@@ -315,7 +332,8 @@ final class DomainFile: Sendable {
                             domain: domain, path: target)
                     }
                     let stamp = try FileSystem.atomicReplace(
-                        target, with: bytes, newFileMode: mode_t(newFileMode), syncDirectory: options.syncDirectory)
+                        target, with: bytes, newFileMode: mode_t(newFileMode), syncDirectory: options.syncDirectory,
+                        createsDirectories: createsDirectories)
                     return (base, stamp)
                 }
                 _ = apply(disk: merged, stamp: stamp, external: false)
@@ -338,11 +356,20 @@ final class DomainFile: Sendable {
         diskLock.withLock { _ in }
     }
 
+    /// Forgets the changes not yet written, so no later flush tries them again (the in-memory values keep them). For
+    /// a process that has reported the failed write and is about to exit: the `defaults` tool.
+    func discardPendingChanges() {
+        state.withLock { s in
+            s.dirty = PlistDictionary()
+            s.removed = []
+        }
+    }
+
     /// Drops pending changes without writing them (used when a whole domain is deleted).
     func discardChangesAndDelete() throws {
         try diskLock.withLock { _ in
             let target = targetPath
-            try FileSystem.withExclusiveLock(target + ".lock") {
+            try FileSystem.withExclusiveLock(target + ".lock", createsDirectory: target == path) {
                 try FileSystem.remove(target)
             }
             state.withLock { s in

@@ -38,6 +38,8 @@ final class EventHub: Sendable {
             line = "preferences: domain \(domain) would be \(size) bytes, over the \(limit)-byte limit; not written"
         case let .flushFailed(domain, error):
             line = "preferences: could not save domain \(domain): \(error)"
+        case let .readFailed(domain, error):
+            line = "preferences: could not read domain \(domain): \(error)"
         case let .notWritable(domain, key):
             line = "preferences: key \(key) in domain \(domain) is managed and not writable"
         case let .unsupportedValue(key, typeName):

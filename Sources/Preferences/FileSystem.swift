@@ -74,10 +74,10 @@ enum FileSystem {
         do { try AtomicFile.makeDirectories(path, mode: mode) } catch { throw ioError(error.operation, error.path, code: error.code) }
     }
 
-    /// An exclusive `flock` on `path` (created if needed), held until `body` returns. Released by the kernel if the
-    /// process dies, so a crash never leaves a stale lock.
-    static func withExclusiveLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        try makeDirectories(AtomicFile.directoryName(path))
+    /// An exclusive `flock` on `path` (created if needed, and its directory too when `createsDirectory`), held until
+    /// `body` returns. Released by the kernel if the process dies, so a crash never leaves a stale lock.
+    static func withExclusiveLock<T>(_ path: String, createsDirectory: Bool = true, _ body: () throws -> T) throws -> T {
+        if createsDirectory { try makeDirectories(AtomicFile.directoryName(path)) }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError("open lock file", path) }
         defer { close(fd) }
@@ -89,13 +89,16 @@ enum FileSystem {
     }
 
     /// Replaces `path` atomically (`AtomicFile`: temp file in the same directory, write, fsync, keep mode and owner of
-    /// the old file, rename, fsync the directory when asked). Returns the stamp of the new file.
-    static func atomicReplace(_ path: String, with bytes: [UInt8], newFileMode: mode_t, syncDirectory: Bool) throws -> FileStamp {
+    /// the old file, rename, fsync the directory when asked; create missing directories when asked). Returns the
+    /// stamp of the new file.
+    static func atomicReplace(
+        _ path: String, with bytes: [UInt8], newFileMode: mode_t, syncDirectory: Bool, createsDirectories: Bool
+    ) throws -> FileStamp {
         var options = AtomicFile.Options()
         options.newFileMode = newFileMode
         options.appliesUmask = false
         options.syncsDirectory = syncDirectory
-        options.createsDirectories = true
+        options.createsDirectories = createsDirectories
         do {
             return FileStamp(try AtomicFile.replace(path, with: bytes, options: options))
         } catch {

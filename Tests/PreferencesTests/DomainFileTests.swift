@@ -83,6 +83,77 @@ import Testing
         #expect(try dir.readPlistWithFoundation(real) == ["k": "new"])
     }
 
+    /// A link into a directory that is not there (a dotfiles disk not mounted) is an error, not a reason to create
+    /// directories where it points; once the directory exists the write goes through the link.
+    @Test func danglingLinkIntoAMissingDirectoryFailsWithoutCreatingIt() throws {
+        let dir = TempDirectory()
+        let link = dir.locations.path(domain: "d")
+        let missing = dir.path + "/unmounted/disk"
+        try FileManager.default.createDirectory(atPath: dir.locations.userDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: missing + "/d.plist")
+        let file = dir.environment().persistentFile("d")
+        file.set("v", forKey: "k")
+        let error = try #require(throws: PreferencesError.self) { try file.synchronize() }
+        #expect(error.kind == .io)
+        #expect(error.description.contains(String(cString: strerror(ENOENT))))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/unmounted"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == missing + "/d.plist")
+        #expect(file.value(forKey: "k") == "v")
+        try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
+        try file.synchronize()
+        #expect(try dir.readPlistWithFoundation(missing + "/d.plist") == ["k": "v"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == missing + "/d.plist")
+    }
+
+    /// A file that cannot be read is a `readFailed` (not a failed save), reported when it starts failing rather than
+    /// at every re-read, and again after it has been readable in between.
+    @Test func unreadableFileIsReportedOnceAsAReadFailure() throws {
+        let dir = TempDirectory()
+        let path = dir.locations.path(domain: "u")
+        // A directory where the file should be: read(2) fails with EISDIR, for root too.
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let env = dir.environment()
+        let log = EventLog(env)
+        let file = env.persistentFile("u")
+        #expect(file.snapshot().isEmpty)
+        file.set("mine", forKey: "k")
+        #expect(throws: PreferencesError.self) { try file.synchronize() }
+        #expect(throws: PreferencesError.self) { try file.synchronize() }
+        func readFailures() -> [PreferencesError] {
+            log.events.compactMap { if case .readFailed("u", let error) = $0 { return error }; return nil }
+        }
+        try #require(readFailures().count == 1)
+        #expect(readFailures()[0].kind == .io)
+        #expect(readFailures()[0].description.contains(String(cString: strerror(EISDIR))))
+        #expect(!log.events.contains { if case .flushFailed = $0 { return true }; return false })
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+
+        try FileManager.default.removeItem(atPath: path)
+        try dir.writePlist(["other": "disk"], to: path)
+        try file.synchronize()
+        #expect(try dir.readPlistWithFoundation(path) == ["other": "disk", "k": "mine"])
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        file.set("again", forKey: "k")
+        #expect(throws: PreferencesError.self) { try file.synchronize() }
+        #expect(readFailures().count == 2)
+    }
+
+    /// The `defaults` tool says once why it cannot write, and exits 1 without the exit-time flush failing again.
+    @Test func theToolReportsAnUnreadableDomainOnce() throws {
+        let dir = TempDirectory()
+        let runner = ProcessRunner(directory: dir)
+        try FileManager.default.createDirectory(atPath: dir.locations.path(domain: "com.example.u"), withIntermediateDirectories: true)
+        let r = try runner.run("defaults", ["write", "com.example.u", "k", "v"])
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("preferences: could not read domain com.example.u: ") == true)
+        #expect(lines.last?.hasPrefix("Could not write domain com.example.u; exiting (") == true)
+        #expect(lines.allSatisfy { $0.contains(String(cString: strerror(EISDIR))) })
+    }
+
     @Test(arguments: ["truncated", "garbage", "empty", "array root"])
     func corruptFileIsMovedAsideAndReported(_ kind: String) throws {
         let dir = TempDirectory()

@@ -209,9 +209,12 @@ public enum DefaultsCommand {
             do {
                 try target.file.synchronize()
                 return 0
-            } catch let error as PreferencesError {
-                return fail("Could not write domain \(target.name); exiting (\(error))")
             } catch {
+                // Reported here once; the exit-time flush would only fail again with the same reason.
+                target.file.discardPendingChanges()
+                if let error = error as? PreferencesError {
+                    return fail("Could not write domain \(target.name); exiting (\(error))")
+                }
                 return fail("Could not write domain \(target.name); exiting")
             }
         }
