@@ -23,6 +23,9 @@ final class DomainFile: Sendable {
     let path: String
     /// Managed files are only read.
     let isReadOnly: Bool
+    /// Whether a damaged file is moved aside (the store's own files) or left in place and not written (a file named by
+    /// its path).
+    let movesDamagedAside: Bool
     let options: StoreOptions
     let events: EventHub
     let scheduler: FlushScheduler?
@@ -49,8 +52,9 @@ final class DomainFile: Sendable {
 
     init(
         domain: String, path: String, readOnly: Bool, options: StoreOptions, events: EventHub, scheduler: FlushScheduler?,
-        newFileMode: UInt32? = nil
+        newFileMode: UInt32? = nil, movesDamagedAside: Bool = true
     ) {
+        self.movesDamagedAside = movesDamagedAside
         self.newFileMode = newFileMode ?? options.newFileMode
         self.recheckNanoseconds = UInt64(max(0, options.recheckInterval) * 1e9)
         self.domain = domain
@@ -159,6 +163,12 @@ final class DomainFile: Sendable {
             events.append(.corruptFileMovedAside(domain: domain, path: target, movedTo: "", reason: "managed file does not parse; ignored"))
             return (PlistDictionary(), file.stamp, nil)
         }
+        if !movesDamagedAside {
+            // Someone else's file: never renamed by a read, never replaced by a write.
+            let failure = PreferencesError(
+                .corruptFile, "not a property-list dictionary (\(parseFailure(file.bytes))); left as it is", domain: domain, path: target)
+            return (PlistDictionary(), file.stamp, failure)
+        }
         var moved: PreferencesEvent?
         let moveAside = { () -> (PlistDictionary, FileStamp?) in
             // Another writer may have replaced the file since we read it: only move the bytes we judged damaged.
@@ -202,7 +212,8 @@ final class DomainFile: Sendable {
         if bytes.isEmpty { return "the file is empty" }
         do {
             let value = try options.codec.decode(bytes)
-            return "the root is a \(value.typeName), not a dictionary"
+            let article = "aeiou".contains(value.typeName.prefix(1)) ? "an" : "a"
+            return "the root is \(article) \(value.typeName), not a dictionary"
         } catch {
             return "\(error)"
         }

@@ -79,13 +79,16 @@ public final class PreferencesEnvironment: Sendable {
 
     // MARK: Files
 
-    /// The shared cache entry for a file path.
-    func file(domain: String, path: String, readOnly: Bool, newFileMode: UInt32? = nil) -> DomainFile {
+    /// The shared cache entry for a file path. `movesDamagedAside` is false for a file the user named by path rather
+    /// than one of the store's own: a file that does not parse as a dictionary is then left where it is, unwritten.
+    func file(
+        domain: String, path: String, readOnly: Bool, newFileMode: UInt32? = nil, movesDamagedAside: Bool = true
+    ) -> DomainFile {
         files.withLock { cache in
             if let existing = cache[path] { return existing }
             let file = DomainFile(
                 domain: domain, path: path, readOnly: readOnly, options: options, events: events,
-                scheduler: readOnly ? nil : scheduler, newFileMode: newFileMode)
+                scheduler: readOnly ? nil : scheduler, newFileMode: newFileMode, movesDamagedAside: movesDamagedAside)
             cache[path] = file
             return file
         }

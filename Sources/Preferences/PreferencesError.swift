@@ -4,7 +4,8 @@ public struct PreferencesError: Error, Sendable, Hashable, CustomStringConvertib
     public enum Kind: String, Sendable, Hashable {
         /// A system call failed (the message names it and the `errno` text).
         case io
-        /// The domain file did not parse or its root is not a dictionary; it was moved aside.
+        /// The domain file did not parse or its root is not a dictionary; it was moved aside (a file named by its path,
+        /// as `defaults read /some/file` does, is left in place and not written).
         case corruptFile
         /// Writing the domain would make it larger than the per-domain size cap.
         case sizeLimitExceeded

@@ -182,7 +182,8 @@ public enum DefaultsCommand {
                     // A path to a plist, with or without the extension.
                     let path = operand.hasSuffix(".plist") ? operand : operand + ".plist"
                     let absolute = path.hasPrefix("/") ? path : FileSystemPaths.currentDirectory() + "/" + path
-                    return Target(name: operand, file: environment.file(domain: operand, path: absolute, readOnly: false), managed: [])
+                    let file = environment.file(domain: operand, path: absolute, readOnly: false, movesDamagedAside: false)
+                    return Target(name: operand, file: file, managed: [])
                 }
                 guard PreferencesLocations.isValidDomainName(operand), !operand.hasPrefix("-") else { return nil }
                 var environment = environment
@@ -436,7 +437,9 @@ public enum DefaultsCommand {
                     if includeGlobal { names.insert(PreferencesLocations.globalDomain) }
                     continue
                 }
-                if base.isEmpty || base.hasPrefix(".") || base.contains(".plist.") { continue }
+                // Every `<domain>.plist` is a domain, `com.plist.app` and `.hidden` too (temporary files end in
+                // random letters and moved-aside ones in `-<ns>`, so neither has the suffix).
+                guard PreferencesLocations.isValidDomainName(base) else { continue }
                 names.insert(base)
             }
             // A Flatpak app's own domain, which `target` reads and writes in its container (other files there are

@@ -80,7 +80,8 @@ enum DefaultsValueParser {
         return out
     }
 
-    /// `YYYY-MM-DD[ T]HH:MM:SS[ ][Z|±HHMM|±HH:MM]` or `YYYY-MM-DD` (UTC midnight).
+    /// `YYYY-MM-DD[ T]HH:MM:SS[ ][Z|±HHMM|±HH:MM]` or `YYYY-MM-DD` (UTC midnight). Fields out of range
+    /// (`2024-02-30`, `23:59:60`, an offset of `+2460`) are refused rather than rolled over into another date.
     static func parseDate(_ text: String) -> PlistDate? {
         let b = Array(text.utf8)
         var i = 0
@@ -100,11 +101,11 @@ enum DefaultsValueParser {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            (1...12).contains(month), (1...31).contains(day)
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         if i == b.count { return PlistDateText.date(year: year, month: month, day: day, hour: 0, minute: 0, second: 0) }
         guard expect(" ") || expect("T"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2), hour < 24, minute < 60, second < 61
+            let second = number(2), hour < 24, minute < 60, second < 60
         else { return nil }
         _ = expect(" ")
         var offset: Int64 = 0
@@ -115,7 +116,7 @@ enum DefaultsValueParser {
                 i += 1
                 guard let hh = number(2) else { return nil }
                 _ = expect(":")
-                guard let mm = number(2) else { return nil }
+                guard let mm = number(2), hh < 24, mm < 60 else { return nil }
                 offset = (hh * 3600 + mm * 60) * (negative ? -1 : 1)
             } else {
                 return nil
@@ -124,5 +125,14 @@ enum DefaultsValueParser {
         guard i == b.count else { return nil }
         let utc = PlistDateText.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return PlistDate(secondsSinceReferenceDate: utc.secondsSinceReferenceDate - Double(offset))
+    }
+
+    /// Days in `month` of `year` (proleptic Gregorian, as the dates are stored).
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 }

@@ -2,8 +2,9 @@ import FoundationEssentials
 import PlistKit
 
 /// The old-style text Apple's `defaults read` prints (Foundation's `description` of property-list objects):
-/// 4-space indentation, `key = value;`, `( a, b )`, strings quoted only when needed, Booleans as `1`/`0`, dates as
-/// `2024-01-01 00:00:00 +0000`, data as `{length = 3, bytes = 0x010203}`.
+/// 4-space indentation, `key = value;`, `( a, b )`, strings quoted unless they are ASCII letters and digits,
+/// Booleans as `1`/`0`, dates as `2024-01-01 00:00:00 +0000` (quoted inside a container), data as
+/// `{length = 3, bytes = 0x010203}` or, past 24 bytes, `{length = 63, bytes = 0x7b226970 … 7373227d }`.
 ///
 /// A private formatter: PlistKit's OpenStep writer produces parseable OpenStep, which differs from `description` in
 /// these details (dates, data, Booleans, the nested-container indentation quirk).
@@ -39,7 +40,8 @@ public enum DescriptionFormatter {
                 out += Coercion.numberText(r.value)
             }
         case .bool(let b): out += b ? "1" : "0"
-        case .date(let d): out += dateText(d)
+        // In a container Foundation quotes a date's text (it has spaces); `defaults read d k` prints it bare.
+        case .date(let d): out += nested ? "\"" + dateText(d) + "\"" : dateText(d)
         case .data(let d): out += dataText(d)
         case .uid(let u): out += "<CFKeyedArchiverUID>{value = \(u)}"
         case .array(let a):
@@ -65,13 +67,12 @@ public enum DescriptionFormatter {
         }
     }
 
-    /// Quotes unless the string is non-empty ASCII letters, digits and `_ $ . / : -`.
+    /// Quotes unless the string is non-empty ASCII letters and digits: macOS prints `"zh-Hans"`, `"app_to_run"`,
+    /// `"/bin/sh"`, `"4.1.6"` quoted and `en`, `free` bare. (corelibs Foundation also leaves `_ $ . / : -` bare.)
     static func quoted(_ s: String) -> String {
         var plain = !s.isEmpty
         for b in s.utf8 {
             let ok = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b == UInt8(ascii: ".")
-                || b == UInt8(ascii: "/") || b == UInt8(ascii: ":") || b == UInt8(ascii: "-")
             if !ok { plain = false; break }
         }
         if plain { return s }
@@ -112,6 +113,10 @@ public enum DescriptionFormatter {
             return String(decoding: out, as: UTF8.self)
         }
         if d.count <= 24 { return "{length = \(d.count), bytes = 0x\(hex(d))}" }
-        return "{length = \(d.count), bytes = 0x\(hex(d.prefix(8))) ... \(hex(d.suffix(8)))}"
+        // The first 16 and the last 8 bytes in groups of four, each group followed by a space.
+        func groups(_ bytes: Data) -> String {
+            stride(from: bytes.startIndex, to: bytes.endIndex, by: 4).map { hex(bytes[$0..<min($0 + 4, bytes.endIndex)]) + " " }.joined()
+        }
+        return "{length = \(d.count), bytes = 0x\(groups(d.prefix(16)))... \(groups(d.suffix(8)))}"
     }
 }

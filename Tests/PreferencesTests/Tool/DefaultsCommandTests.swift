@@ -133,6 +133,32 @@ import TestSupport
         #expect(t.run("delete", "d") == (1, "", "Domain (d) not found.\nDefaults have not been changed.\n"))
     }
 
+    /// Every `<name>.plist` is a domain (reference §6.1: `domains` lists all domains but the global one; `find` and
+    /// `read` see them too), whatever dots its name has.
+    @Test func domainsWithDotsInTheirNamesAreListed() throws {
+        let t = Tool()
+        for d in ["com.plist.app", ".hidden", "com.ok"] { #expect(t.run("write", d, "k", "-string", "needle").status == 0) }
+        #expect(t.run("domains").out == ".hidden, com.ok, com.plist.app\n")
+        let found = t.run("find", "needle").out
+        #expect(["com.plist.app", ".hidden", "com.ok"].allSatisfy { found.contains("Found 1 keys in domain '\($0)'") })
+    }
+
+    /// A file named by its path is someone else's: one that is not a dictionary is reported, never renamed by a read
+    /// and never replaced by a write.
+    @Test func aPathDomainThatIsNotADictionaryIsLeftAlone() throws {
+        let t = Tool()
+        let file = t.dir.path + "/elsewhere/list.plist"
+        try t.dir.writePlist([1, 2], to: file)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let stem = String(file.dropLast(".plist".count))
+        #expect(t.run("read", stem).status == 1)
+        #expect(t.run("write", stem, "k", "v").status == 1)
+        #expect(t.run("read-type", stem, "k").status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: t.dir.path + "/elsewhere").filter { $0.contains("corrupt") }.isEmpty)
+        // The store's own damaged files are still moved aside (DomainFileTests.corruptFileIsMovedAsideAndReported).
+    }
+
     @Test func domainsAndGlobalAndCurrentHost() throws {
         let t = Tool()
         _ = t.run("write", "com.b", "k", "-int", "1")

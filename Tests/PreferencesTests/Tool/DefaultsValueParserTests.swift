@@ -18,9 +18,29 @@ import Testing
         #expect(DefaultsValueParser.parseDate(input)?.date == expected)
     }
 
-    @Test(arguments: ["", "yesterday", "2024-13-01", "2024-01-02 25:00:00", "2024-01-02 03:04:05 junk"])
+    @Test(arguments: [
+        "", "yesterday", "2024-13-01", "2024-01-02 25:00:00", "2024-01-02 03:04:05 junk", "2024-01-02 23:59:60 +0000",
+        "2024-01-02 03:04:05 +2400", "2024-01-02 03:04:05 +0060",
+    ])
     func badDatesAreRefused(_ input: String) {
         #expect(DefaultsValueParser.parseDate(input) == nil)
+    }
+
+    /// A day the month does not have is refused, not rolled into the next month; Foundation's Gregorian calendar
+    /// says which days exist (years from 1900, where it is proleptic Gregorian as our dates are).
+    @Test func daysOfTheMonthAgreeWithFoundationsCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        for year in [1900, 2000, 2023, 2024, 2100] {
+            for month in 1...12 {
+                for day in 28...31 {
+                    let text = String(format: "%04d-%02d-%02d", year, month, day)
+                    let valid = DateComponents(calendar: calendar, year: year, month: month, day: day).isValidDate
+                    #expect((DefaultsValueParser.parseDate(text) != nil) == valid, "\(text)")
+                    #expect((DefaultsValueParser.parseDate(text + " 12:00:00 +0000") != nil) == valid, "\(text)")
+                }
+            }
+        }
     }
 
     @Test func hexData() {
