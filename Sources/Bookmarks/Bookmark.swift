@@ -34,7 +34,16 @@ public enum Bookmark {
                               includingResourceValuesForKeys keys: Set<String> = [],
                               relativeTo: String? = nil, customValues: [String: String] = [:],
                               limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
-        let record = try record(path: Array(path.utf8), options: options, relativeTo: relativeTo.map { Array($0.utf8) })
+        try create(pathBytes: Array(path.utf8), options: options, includingResourceValuesForKeys: keys,
+                   relativeToBytes: relativeTo.map { Array($0.utf8) }, customValues: customValues, limits: limits)
+    }
+
+    /// Byte form of `create(path:…)`: Linux file names are bytes, and one that is not UTF-8 has no `String`.
+    public static func create(pathBytes: [UInt8], options: BookmarkCreationOptions = [],
+                              includingResourceValuesForKeys keys: Set<String> = [],
+                              relativeToBytes: [UInt8]? = nil, customValues: [String: String] = [:],
+                              limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
+        let record = try record(path: pathBytes, options: options, relativeTo: relativeToBytes)
         var container = record.container()
         var extra: [String: BookValue] = [:]
         for (k, v) in customValues { extra[k] = .string(v) }
@@ -63,7 +72,10 @@ public enum Bookmark {
 
     /// Builds the record for an absolute (or cwd-relative) path given as bytes.
     static func record(path: [UInt8], options: BookmarkCreationOptions, relativeTo: [UInt8]?) throws(BookmarkError) -> BookmarkRecord {
-        let absolute = try absolutePath(path)
+        var absolute = try absolutePath(path)
+        // A trailing slash names a directory, through a final symbolic link (POSIX): `link/` is the directory it points
+        // to, `file/` is ENOTDIR.
+        if absolute.count > 1, absolute.last == 0x2F { absolute = try realpath(absolute) }
         var comps = PathBytes.split(absolute)
         guard let name = comps.popLast() else { throw .invalidArgument("cannot bookmark /") }
         guard name != [0x2E], name != [0x2E, 0x2E] else { throw .invalidArgument("path ends in . or ..") }

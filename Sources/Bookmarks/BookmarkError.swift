@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Every error the Bookmarks library throws.
 ///
 /// Corrupt input carries the byte offset (from the start of the blob) where the problem was found;
@@ -80,7 +84,7 @@ public enum BookmarkError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .volumeNotMounted(volume, path):
             return "volume \(volume) is not mounted (last known path: \(path))"
         case let .systemCall(name, errno, path):
-            return "\(name) failed for \(path): errno \(errno)"
+            return "\(name) failed for \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case let .invalidArgument(message):
             return "invalid argument: \(message)"
         case let .bookmarkTooLarge(size, limit):

@@ -39,6 +39,8 @@ public enum BookmarkKey {
     public static let fsid = namespace + "fsid"
     public static let device = namespace + "dev"
     public static let relativePath = namespace + "rel"
+    /// The `S_IFMT` bits of a special file, shifted down 12 (FIFO 1, character device 2, block device 6, socket 12).
+    public static let fileType = namespace + "type"
 
     /// Human names of the Apple keys (mac_alias / fq naming), for `inspect`.
     public static func name(of key: UInt32) -> String? {

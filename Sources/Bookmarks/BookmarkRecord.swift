@@ -89,6 +89,12 @@ public struct BookmarkRecord: Sendable, Equatable {
                       !bytes.contains(0x2F), !bytes.contains(0) else {
                     throw .corruptData(.badPathComponent(index: i), offset: compOffset)
                 }
+            } else {
+                // Foreign blobs may carry `.` and `..` (shown, reference §5.5), never a component that would change
+                // which path is looked up: empty, or holding `/` or NUL.
+                guard !bytes.isEmpty, !bytes.contains(0x2F), !bytes.contains(0) else {
+                    throw .corruptData(.badPathComponent(index: i), offset: compOffset)
+                }
             }
             components.append(bytes)
         }
@@ -110,6 +116,9 @@ public struct BookmarkRecord: Sendable, Equatable {
         if case .data(let props)? = c[BookmarkKey.fileProperties], props.count >= 8 {
             let flags = props[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
             kind = flags & 2 != 0 ? .directory : flags & 4 != 0 ? .symlink : flags & 1 != 0 ? .regular : .other
+            if kind == .other, let code = c[BookmarkKey.fileType]?.integerValue, let bits = UInt32(exactly: code), bits < 0o20 {
+                kind = FileKind(mode: bits << 12)
+            }
         }
         self.init(components: components, inodes: inodes, kind: kind)
         formatVersion = version
@@ -165,8 +174,9 @@ public struct BookmarkRecord: Sendable, Equatable {
         let minimal = options.contains(.minimalBookmark)
         add(BookmarkKey.pathComponents, .array(components.map(Self.component)))
         add(BookmarkKey.fileIDs, .array(inodes.map { .int64(Int64(bitPattern: $0)) }))
-        let flags = (kind ?? .other).rawValue
+        let flags = (kind ?? .other).resourceFlags
         add(BookmarkKey.fileProperties, .data(BookWriter.le(flags, 8) + BookWriter.le(0x0F, 8) + BookWriter.le(0, 8)))
+        if let code = kind?.specialTypeCode { add(BookmarkKey.fileType, .int32(code)) }
         if let ns = birthTimeNanoseconds {
             add(BookmarkKey.creationDate, .date(Double(ns) / 1e9 - 978_307_200))
             add(BookmarkKey.birthTimeNanoseconds, .int64(ns))

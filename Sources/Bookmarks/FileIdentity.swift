@@ -14,20 +14,58 @@ public struct FileHandleID: Sendable, Equatable, Hashable {
     }
 }
 
-/// The kind of file system object, with Apple's resource-flag bits (key 0x1010).
-public enum FileKind: UInt64, Sendable, Equatable {
-    case regular = 1
-    case directory = 2
-    case symlink = 4
-    case other = 0
+/// The kind of file system object. Apple's resource flags (key 0x1010) have bits for the first three only; the
+/// special kinds are told apart by the Linux type key, so a FIFO replaced by a socket is not "the same type".
+public enum FileKind: Sendable, Equatable {
+    case regular
+    case directory
+    case symlink
+    case fifo
+    case socket
+    case characterDevice
+    case blockDevice
+    /// A special file of unknown kind (a foreign blob, or one written before the type was recorded).
+    case other
 
     init(mode: UInt32) {
         switch mode & 0o170000 {
         case 0o100000: self = .regular
         case 0o040000: self = .directory
         case 0o120000: self = .symlink
+        case 0o010000: self = .fifo
+        case 0o140000: self = .socket
+        case 0o020000: self = .characterDevice
+        case 0o060000: self = .blockDevice
         default: self = .other
         }
+    }
+
+    /// Apple's resource-flag bits: 1 regular, 2 directory, 4 symbolic link, none for special files.
+    public var resourceFlags: UInt64 {
+        switch self {
+        case .regular: return 1
+        case .directory: return 2
+        case .symlink: return 4
+        default: return 0
+        }
+    }
+
+    /// The `S_IFMT` type bits (shifted down 12) recorded for special files, or nil for the kinds the flags carry.
+    var specialTypeCode: Int32? {
+        switch self {
+        case .fifo: return 0o01
+        case .characterDevice: return 0o02
+        case .blockDevice: return 0o06
+        case .socket: return 0o14
+        default: return nil
+        }
+    }
+
+    /// Whether an object of kind `self` can be the one recorded as `stored`: the same kind, or any special kind when
+    /// the record did not say which.
+    public func isSameType(as stored: FileKind) -> Bool {
+        if self == stored { return true }
+        return stored == .other && resourceFlags == 0
     }
 }
 
@@ -106,7 +144,7 @@ public struct FileIdentity: Sendable, Equatable {
     /// Does `self` (what is on disk now) match `stored`? Handle bytes decide when both sides have comparable
     /// handles; otherwise inode + type (+ birth time when both have one). Returns nil for "different object".
     public func matches(_ stored: FileIdentity) -> IdentityConfidence? {
-        guard kind == stored.kind else { return nil }
+        guard kind.isSameType(as: stored.kind) else { return nil }
         if let a = handle, let b = stored.handle, a.isFID == b.isFID {
             return a == b ? .strong : nil
         }

@@ -3,13 +3,14 @@ public enum BookmarkInspection {
     /// Every TOC and item, Apple and Linux keys, one line per key.
     public static func text(_ data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> String {
         let c = try BookContainer.read(data, limits: limits)
+        var budget = Expansion(limits)
         var out = "book: \(data.count) bytes, version 0x\(String(c.version, radix: 16)), header \(c.headerSize)"
         if c.reserved.contains(where: { $0 != 0 }) { out += ", reserved \(hex(c.reserved))" }
         out += "\n"
         for toc in c.tocs {
             out += "TOC \(toc.id): \(toc.entries.count) entries\n"
             for e in toc.entries {
-                out += "  \(keyLabel(e.key)) = \(render(e.value))\n"
+                out += "  \(keyLabel(e.key)) = \(try render(e.value, &budget))\n"
             }
         }
         if let record = try? BookmarkRecord(container: c) {
@@ -22,17 +23,19 @@ public enum BookmarkInspection {
     /// The same as JSON: `{"size":…, "version":…, "tocs":[{"id":…, "entries":[{"key":…, "name":…, "value":…}]}], "path":…}`.
     public static func json(_ data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> String {
         let c = try BookContainer.read(data, limits: limits)
+        var budget = Expansion(limits)
         var tocs: [String] = []
         for toc in c.tocs {
-            let entries = toc.entries.map { e -> String in
+            var entries: [String] = []
+            for e in toc.entries {
                 let key: String
                 switch e.key {
                 case .numeric(let k): key = quote("0x" + String(k, radix: 16))
                 case .string(let s): key = quote(s)
                 }
-                var fields = ["\"key\":\(key)", "\"offset\":\(e.offset)", "\"value\":\(jsonValue(e.value))"]
+                var fields = ["\"key\":\(key)", "\"offset\":\(e.offset)", "\"value\":\(try jsonValue(e.value, &budget))"]
                 if case .numeric(let k) = e.key, let name = BookmarkKey.name(of: k) { fields.insert("\"name\":\(quote(name))", at: 1) }
-                return "{" + fields.joined(separator: ",") + "}"
+                entries.append("{" + fields.joined(separator: ",") + "}")
             }
             tocs.append("{\"id\":\(toc.id),\"entries\":[\(entries.joined(separator: ","))]}")
         }
@@ -65,7 +68,23 @@ public enum BookmarkInspection {
         }
     }
 
-    static func render(_ v: BookValue) -> String {
+    /// Caps the items written out. The reader decodes an item shared by many references once, but writing the tree
+    /// out repeats it at every reference: four arrays of 100 references each would print 10^8 items from 1.7 KB.
+    struct Expansion {
+        var remaining: Int
+        let limit: Int
+        init(_ limits: BookLimits) {
+            limit = limits.maxItemVisits
+            remaining = limit
+        }
+        mutating func visit() throws(BookmarkError) {
+            remaining -= 1
+            if remaining < 0 { throw .corruptData(.tooManyItems(limit: limit), offset: 0) }
+        }
+    }
+
+    static func render(_ v: BookValue, _ budget: inout Expansion) throws(BookmarkError) -> String {
+        try budget.visit()
         switch v {
         case .string(let s): return quote(s)
         case .data(let d): return "<\(hex(d))>"
@@ -73,17 +92,24 @@ public enum BookmarkInspection {
         case .real(let d, _): return String(d)
         case .date(let d): return isoDate(d)
         case .bool(let b): return b ? "true" : "false"
-        case .array(let a): return "[" + a.map(render).joined(separator: ", ") + "]"
-        case .dictionary(let p): return "{" + p.map { render($0.key) + ": " + render($0.value) }.joined(separator: ", ") + "}"
+        case .array(let a):
+            var parts: [String] = []
+            for x in a { parts.append(try render(x, &budget)) }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .dictionary(let p):
+            var parts: [String] = []
+            for pair in p { parts.append(try render(pair.key, &budget) + ": " + render(pair.value, &budget)) }
+            return "{" + parts.joined(separator: ", ") + "}"
         case .uuid(let u): return "uuid " + hex(u)
         case .url(let s): return "url " + s
-        case .relativeURL(let b, let r): return "url " + render(r) + " relative to " + render(b)
+        case .relativeURL(let b, let r): return try "url " + render(r, &budget) + " relative to " + render(b, &budget)
         case .null: return "null"
         case .unknown(let t, let b): return "type 0x\(String(t, radix: 16)) <\(hex(b))>"
         }
     }
 
-    static func jsonValue(_ v: BookValue) -> String {
+    static func jsonValue(_ v: BookValue, _ budget: inout Expansion) throws(BookmarkError) -> String {
+        try budget.visit()
         switch v {
         case .string(let s): return quote(s)
         case .data(let d): return "{\"data\":\(quote(hex(d)))}"
@@ -91,11 +117,17 @@ public enum BookmarkInspection {
         case .real(let d, _): return d.isFinite ? String(d) : quote(String(d))
         case .date(let d): return "{\"date\":\(quote(isoDate(d)))}"
         case .bool(let b): return b ? "true" : "false"
-        case .array(let a): return "[" + a.map(jsonValue).joined(separator: ",") + "]"
-        case .dictionary(let p): return "{\"dictionary\":[" + p.map { "[\(jsonValue($0.key)),\(jsonValue($0.value))]" }.joined(separator: ",") + "]}"
+        case .array(let a):
+            var parts: [String] = []
+            for x in a { parts.append(try jsonValue(x, &budget)) }
+            return "[" + parts.joined(separator: ",") + "]"
+        case .dictionary(let p):
+            var parts: [String] = []
+            for pair in p { parts.append("[\(try jsonValue(pair.key, &budget)),\(try jsonValue(pair.value, &budget))]") }
+            return "{\"dictionary\":[" + parts.joined(separator: ",") + "]}"
         case .uuid(let u): return "{\"uuid\":\(quote(hex(u)))}"
         case .url(let s): return "{\"url\":\(quote(s))}"
-        case .relativeURL(let b, let r): return "{\"url\":\(jsonValue(r)),\"base\":\(jsonValue(b))}"
+        case .relativeURL(let b, let r): return "{\"url\":\(try jsonValue(r, &budget)),\"base\":\(try jsonValue(b, &budget))}"
         case .null: return "null"
         case .unknown(let t, let b): return "{\"type\":\(t),\"data\":\(quote(hex(b)))}"
         }

@@ -23,8 +23,9 @@ extension Bookmark {
                 }
             }
             let opts = record.formatVersion == nil ? BookmarkCreationOptions() : record.options
-            if let fresh = try? create(path: result.path, options: opts, includingResourceValuesForKeys: keys,
-                                       relativeTo: options.relativeTo, customValues: custom, limits: options.limits) {
+            if let fresh = try? create(pathBytes: result.pathBytes, options: opts, includingResourceValuesForKeys: keys,
+                                       relativeToBytes: options.relativeTo.map { Array($0.utf8) }, customValues: custom,
+                                       limits: options.limits) {
                 result.refreshedData = fresh
             }
         }
@@ -120,7 +121,7 @@ struct Resolver {
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, path) {
         case .success(let now):
             if let c = now.matches(stored) { return found(path, baseReason, c, now) }
-            if now.kind == stored.kind { conflict = (path, now) }
+            if now.kind.isSameType(as: stored.kind) { conflict = (path, now) }
         case .failure(let e):
             if e.code == EACCES { deniedPath = path }
         }
@@ -128,12 +129,13 @@ struct Resolver {
         // Relative candidate.
         var relocated: (path: [UInt8], identity: FileIdentity)? = nil
         if let rel = record.relativePath, let base = options.relativeTo {
-            var parts = PathBytes.split(Array(base.utf8))
+            // A relative directory is taken from the working directory, as at creation.
+            var parts = PathBytes.split((try? Bookmark.absolutePath(Array(base.utf8))) ?? Array(base.utf8))
             for c in rel { if c == [0x2E, 0x2E] { _ = parts.popLast() } else if c != [0x2E] { parts.append(c) } }
             let candidate = PathBytes.join(parts)
             if case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, candidate) {
                 if let c = now.matches(stored) { return found(candidate, .moved, c, now) }
-                if now.kind == stored.kind { relocated = (candidate, now) }
+                if now.kind.isSameType(as: stored.kind) { relocated = (candidate, now) }
             }
         }
 
@@ -243,7 +245,8 @@ struct Resolver {
 
         var queue: [([UInt8], Int)] = [(root, 0)]
         var head = 0
-        while head < queue.count {
+        // An exhausted budget ends the whole search, not just the directory being read.
+        while head < queue.count, !exhausted {
             let (dir, level) = queue[head]
             head += 1
             let fd = Sys.openat(CSYSTEM_AT_FDCWD, dir, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW)
@@ -260,11 +263,11 @@ struct Resolver {
             var ino: UInt64 = 0
             var type: UInt8 = 0
             var namePtr: UnsafePointer<CChar>? = nil
-            while csystem_readdir(stream, &ino, &type, &namePtr) == 1 {
+            while !exhausted, csystem_readdir(stream, &ino, &type, &namePtr) == 1 {
+                // The budget counts entries read: the one past it is not examined.
+                guard entries < options.budget.maxEntries else { exhausted = true; break }
                 entries += 1
                 if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
-                if entries > options.budget.maxEntries { exhausted = true }
-                if exhausted { break }
                 guard let namePtr else { continue }
                 let len = strlen(namePtr)
                 let name = UnsafeRawBufferPointer(start: namePtr, count: len)

@@ -26,17 +26,26 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
     exit(code)
 }
 
-func readAll(_ path: String) -> [UInt8] {
-    let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { fail("cannot open \(path): errno \(errno)") }
+/// The text of the last system error.
+func systemError() -> String { String(cString: strerror(errno)) }
+
+func readAll(_ path: [UInt8]) -> [UInt8] {
+    let shown = String(decoding: path, as: UTF8.self)
+    let fd = path == [UInt8(ascii: "-")] ? 0 : (path + [0]).withUnsafeBufferPointer { p in
+        p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+    }
+    guard fd >= 0 else { fail("cannot open \(shown): \(systemError())") }
     var out: [UInt8] = []
     var buf = [UInt8](repeating: 0, count: 65536)
     while true {
         let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 { fail("cannot read \(path): errno \(errno)") }
+        if n < 0 {
+            if errno == EINTR { continue }
+            fail("cannot read \(shown): \(systemError())")
+        }
         if n == 0 { break }
         out += buf[0..<n]
-        if out.count > 16 << 20 { fail("\(path) is too large for bookmark data") }
+        if out.count > 16 << 20 { fail("\(shown) is too large for bookmark data") }
     }
     return out
 }
@@ -58,19 +67,26 @@ func printOut(_ text: String, newline: Bool = true) {
     writeAll(Array((newline ? text + "\n" : text).utf8), to: nil)
 }
 
-var args = Array(CommandLine.arguments.dropFirst())
-guard let verb = args.first else { fail(usage, code: 64) }
+// The arguments as the kernel passed them: file names are bytes, and `CommandLine.arguments` would turn one that is
+// not UTF-8 into another name.
+var args: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
+    CommandLine.unsafeArgv[i].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+}
+guard let verb = args.first.map({ String(decoding: $0, as: UTF8.self) }) else { fail(usage, code: 64) }
 args.removeFirst()
 
-@MainActor func option(_ name: String) -> String? {
-    guard let i = args.firstIndex(of: name) else { return nil }
+@MainActor func optionBytes(_ name: String) -> [UInt8]? {
+    guard let i = args.firstIndex(of: Array(name.utf8)) else { return nil }
     guard i + 1 < args.count else { fail("\(name) needs a value", code: 64) }
     let v = args[i + 1]
     args.removeSubrange(i...(i + 1))
     return v
 }
+@MainActor func option(_ name: String) -> String? {
+    optionBytes(name).map { String(decoding: $0, as: UTF8.self) }
+}
 @MainActor func flag(_ name: String) -> Bool {
-    guard let i = args.firstIndex(of: name) else { return false }
+    guard let i = args.firstIndex(of: Array(name.utf8)) else { return false }
     args.remove(at: i)
     return true
 }
@@ -79,10 +95,10 @@ do {
     switch verb {
     case "create":
         let out = option("-o")
-        let relative = option("--relative-to")
+        let relative = optionBytes("--relative-to")
         let minimal = flag("--minimal")
         guard args.count == 1 else { fail(usage, code: 64) }
-        let data = try Bookmark.create(path: args[0], options: minimal ? [.minimalBookmark] : [], relativeTo: relative)
+        let data = try Bookmark.create(pathBytes: args[0], options: minimal ? [.minimalBookmark] : [], relativeToBytes: relative)
         writeAll(data, to: out)
     case "resolve":
         var opts = BookmarkResolveOptions()
@@ -96,14 +112,21 @@ do {
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
         let result = try Bookmark.resolve(AliasFile.unwrap(readAll(args[0])), options: opts)
-        printOut(BookmarkInspection.describe(result, json: json), newline: json)
+        if json {
+            printOut(BookmarkInspection.describe(result, json: true))
+        } else {
+            // The path as the bytes it is, then the rest of the description.
+            let text = BookmarkInspection.describe(result, json: false)
+            let rest = text.utf8.firstIndex(of: UInt8(ascii: "\n")).map { Array(text.utf8[$0...]) } ?? []
+            writeAll(result.pathBytes + rest, to: nil)
+        }
     case "inspect":
         let json = flag("--json")
         guard args.count == 1 else { fail(usage, code: 64) }
         let data = try AliasFile.unwrap(readAll(args[0]))
         printOut(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), newline: json)
     case "bench":
-        let dir = args.first ?? "/tmp"
+        let dir = args.first.map { String(decoding: $0, as: UTF8.self) } ?? "/tmp"
         printOut(try BookmarkBenchmark.run(scratch: dir).report)
     case "-h", "--help", "help":
         printOut(usage)

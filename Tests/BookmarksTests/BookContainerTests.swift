@@ -154,6 +154,32 @@ import Testing
         #expect(throws: BookmarkError.corruptData(.itemLoop, offset: 60)) { try BookContainer.read(b) }
     }
 
+    /// Four arrays of 100 references to the next (1.7 KB) decode cheaply, each shared item once, but written out they
+    /// expand to 10^8 items: `inspect` refuses past `maxItemVisits` instead of printing 500 MB.
+    @Test func inspectingSharedItemsIsBoundedLikeReading() throws {
+        var b = Array("book".utf8) + [0, 0, 0, 0] + [0, 0, 4, 0x10] + [48, 0, 0, 0] + [UInt8](repeating: 0, count: 32)
+        func put(_ v: UInt32) { b += withUnsafeBytes(of: v.littleEndian, Array.init) }
+        put(0)                                   // first TOC offset, patched below
+        put(1); put(0x0101); put(0x78)           // string "x" at data offset 4 (padded to 4 bytes)
+        var previous: UInt32 = 4
+        for _ in 0..<4 {
+            let here = UInt32(b.count - 48)
+            put(400); put(0x0601)
+            for _ in 0..<100 { put(previous) }
+            previous = here
+        }
+        let toc = UInt32(b.count - 48)
+        put(24); put(0xFFFF_FFFE); put(1); put(0); put(1)
+        put(0x2000); put(previous); put(0)
+        b.replaceSubrange(48..<52, with: withUnsafeBytes(of: toc.littleEndian, Array.init))
+        let n = UInt32(b.count)
+        b.replaceSubrange(4..<8, with: withUnsafeBytes(of: n.littleEndian, Array.init))
+        #expect(b.count < 2000)
+        _ = try BookContainer.read(b)            // decoding is fine: 405 distinct items
+        #expect(throws: BookmarkError.corruptData(.tooManyItems(limit: 65_536), offset: 0)) { try BookmarkInspection.text(b) }
+        #expect(throws: BookmarkError.corruptData(.tooManyItems(limit: 65_536), offset: 0)) { try BookmarkInspection.json(b) }
+    }
+
     @Test func tocChainLoopIsRejected() throws {
         var b = Array("book".utf8) + [0, 0, 0, 0] + [0, 0, 4, 0x10] + [48, 0, 0, 0] + [UInt8](repeating: 0, count: 32)
         func put(_ v: UInt32) { b += withUnsafeBytes(of: v.littleEndian, Array.init) }

@@ -105,4 +105,36 @@ import TestSupport
         #expect(FileManager.default.contents(atPath: out) == before)
         #expect(fs.entries() == ["b"])
     }
+
+    /// Linux file names are bytes: a name that is not UTF-8 is bookmarked and printed as it is, not as U+FFFD.
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func namesThatAreNotUTF8() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        let script = """
+            cd "$1" && old=$(printf 'bad\\377') && new=$(printf 'ren\\377\\376') && printf x > "$old" \\
+              && "$0" create "$old" -o b.bm && mv "$old" "$new" && exec "$0" resolve b.bm
+            """
+        let r = try ExternalTool.run("/bin/sh", ["-c", script, bookmark, s.path])
+        #expect(r.status == 0, "\(String(decoding: r.stderr, as: UTF8.self))")
+        let firstLine = Array(r.stdout.prefix { $0 != 0x0A })
+        #expect(firstLine == Array(s.path.utf8) + Array("/ren".utf8) + [0xFF, 0xFE])
+        #expect(String(decoding: r.stdout, as: UTF8.self).contains("\nstale: moved\n"))
+    }
+
+    /// `--relative-to` with a relative directory is taken from the working directory, at creation and resolution.
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func relativeToARelativeDirectory() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        s.file("proj/a/b/doc")
+        let script = """
+            cd "$1" && "$0" create proj/a/b/doc -o r.bm --relative-to proj && cp -r proj copy && rm -r proj \\
+              && exec "$0" resolve r.bm --relative-to copy
+            """
+        let r = try ExternalTool.run("/bin/sh", ["-c", script, bookmark, s.path])
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        #expect(r.status == 0, "\(String(decoding: r.stderr, as: UTF8.self))")
+        #expect(out.hasSuffix("/copy/a/b/doc\nstale: relocatedTree\n"), "\(out)")
+    }
 }

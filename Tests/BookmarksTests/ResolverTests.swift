@@ -171,10 +171,59 @@ import Testing
         let data = try Bookmark.create(path: path)
         // Out of a/ (51 entries), so the search must read past the budget whatever the readdir order.
         try s.move("a/target.txt", "b/c/renamed.txt")
-        #expect(throws: BookmarkError.searchBudgetExhausted(lastKnownPath: path, entriesVisited: 6)) {
+        #expect(throws: BookmarkError.searchBudgetExhausted(lastKnownPath: path, entriesVisited: 5)) {
             try resolve(data) { $0.budget.maxEntries = 5 }
         }
         #expect(try resolve(data).path == s.p("b/c/renamed.txt"))
+    }
+
+    /// The budget is a ceiling on entries read, however many directories the search has queued when it runs out.
+    @Test func searchBudgetHoldsAcrossManyDirectories() throws {
+        let s = Scratch()
+        let path = s.file("top/target.txt")
+        for i in 0..<30 { s.file("top/d\(i)/e/f") }
+        let data = try Bookmark.create(path: path)
+        unlink(path)
+        for budget in [1, 7, 31, 64, 100] {
+            #expect(throws: BookmarkError.searchBudgetExhausted(lastKnownPath: path, entriesVisited: budget)) {
+                try resolve(data) { $0.budget.maxEntries = budget }
+            }
+        }
+    }
+
+    /// Apple's flags have no bit for special files; the type is recorded so that a FIFO replaced by a socket is gone,
+    /// not "replaced by an object of the same type".
+    @Test func specialFilesKeepTheirType() throws {
+        let s = Scratch()
+        let fifo = s.p("pipe")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let data = try Bookmark.create(path: fifo)
+        #expect(try BookmarkRecord(container: BookContainer.read(data)).kind == .fifo)
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(try resolve(data).reason == .replaced)
+        unlink(fifo)
+        let bound = try Shell.run("/usr/bin/python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", fifo])
+        try #require(bound.status == 0, "\(bound.stderr)")
+        var st = stat()
+        #expect(lstat(fifo, &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK)
+        #expect(throws: BookmarkError.self) { try resolve(data) { $0.budget.maxEntries = 100 } }
+    }
+
+    /// POSIX: a trailing slash names a directory, through a final symbolic link.
+    @Test func trailingSlashNamesADirectory() throws {
+        let s = Scratch()
+        let file = s.file("f")
+        s.dir("d")
+        #expect(symlink("d", s.p("l")) == 0)
+        #expect(throws: BookmarkError.systemCall(name: "realpath", errno: ENOTDIR, path: file + "/")) {
+            try Bookmark.create(path: file + "/")
+        }
+        let viaLink = try Bookmark.create(path: s.p("l/"))
+        let record = try BookmarkRecord(container: BookContainer.read(viaLink))
+        #expect(record.path == (try Bookmark.realpath(Array(s.p("d").utf8))).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
+        #expect(record.kind == .directory)
+        #expect(try BookmarkRecord(container: BookContainer.read(Bookmark.create(path: s.p("l")))).kind == .symlink)
     }
 
     @Test func relativeToFindsACopiedTreeAndAMovedOne() throws {
@@ -300,6 +349,21 @@ import Testing
         #expect(BookmarkResolutionOptions.withoutMounting.rawValue == 0x200)
         #expect(BookmarkResolutionOptions.withSecurityScope.rawValue == 0x400)
         #expect(BookmarkResolutionOptions.withoutImplicitStartAccessing.rawValue == 0x8000)
+    }
+
+    /// Reference §5.5: foreign blobs may show `.` and `..`, but a component that is empty or holds `/` or NUL would
+    /// change which path is looked up.
+    @Test func foreignComponentsThatChangeThePathAreRejected() throws {
+        for (bad, index) in [(["tmp", "x/y"], 1), (["tmp", "", "x"], 1), (["tmp", "x.app\u{0}junk"], 1)] {
+            let c = try BookContainer.read(BookContainer(tocs: [.init(id: 1, entries: [
+                .init(key: .numeric(0x1004), value: .array(bad.map { .string($0) })),
+            ])]).write())
+            // The error points at the path-components array.
+            let at = try #require(c.tocs.first?.entries.first?.offset)
+            #expect(throws: BookmarkError.corruptData(.badPathComponent(index: index), offset: at)) { try BookmarkRecord(container: c) }
+        }
+        let shown = BookContainer(tocs: [.init(id: 1, entries: [.init(key: .numeric(0x1004), value: .array(["tmp", "..", "x"].map { .string($0) }))])])
+        #expect(try BookmarkRecord(container: BookContainer.read(shown.write())).path == "/tmp/../x")
     }
 
     @Test func nonUTF8NamesAreStoredAsData() throws {
