@@ -54,8 +54,12 @@ public enum BookmarkInspection {
             return "{\"path\":\(quote(r.path)),\"stale\":\(r.isStale),\"reason\":\(r.reason.map { quote($0.rawValue) } ?? "null"),"
                 + "\"confidence\":\(r.confidence.map { quote($0.rawValue) } ?? "null"),\"inTrash\":\(r.isInTrash),\"entriesSearched\":\(r.entriesSearched)}"
         }
-        var out = r.path + "\n"
-        out += "stale: " + (r.reason?.rawValue ?? "no") + "\n"
+        return r.path + "\n" + status(r)
+    }
+
+    /// The lines after the path in the text form of `describe`: `stale: …`, `confidence: …`, `in trash: yes`.
+    public static func status(_ r: BookmarkResolution) -> String {
+        var out = "stale: " + (r.reason?.rawValue ?? "no") + "\n"
         if let c = r.confidence { out += "confidence: \(c.rawValue)\n" }
         if r.isInTrash { out += "in trash: yes\n" }
         return out

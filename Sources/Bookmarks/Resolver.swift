@@ -129,8 +129,10 @@ struct Resolver {
         // Relative candidate.
         var relocated: (path: [UInt8], identity: FileIdentity)? = nil
         if let rel = record.relativePath, let base = options.relativeTo {
-            // A relative directory is taken from the working directory, as at creation.
-            var parts = PathBytes.split((try? Bookmark.absolutePath(Array(base.utf8))) ?? Array(base.utf8))
+            // Canonical, as at creation: a relative directory from the working directory, symbolic links resolved (so a
+            // stored `..` climbs out of the real directory).
+            let absolute = (try? Bookmark.absolutePath(Array(base.utf8))) ?? Array(base.utf8)
+            var parts = PathBytes.split((try? Bookmark.realpath(absolute)) ?? absolute)
             for c in rel { if c == [0x2E, 0x2E] { _ = parts.popLast() } else if c != [0x2E] { parts.append(c) } }
             let candidate = PathBytes.join(parts)
             if case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, candidate) {
@@ -264,14 +266,14 @@ struct Resolver {
             var type: UInt8 = 0
             var namePtr: UnsafePointer<CChar>? = nil
             while !exhausted, csystem_readdir(stream, &ino, &type, &namePtr) == 1 {
-                // The budget counts entries read: the one past it is not examined.
-                guard entries < options.budget.maxEntries else { exhausted = true; break }
-                entries += 1
-                if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
                 guard let namePtr else { continue }
                 let len = strlen(namePtr)
                 let name = UnsafeRawBufferPointer(start: namePtr, count: len)
                 if len <= 2, name.allSatisfy({ $0 == 0x2E }) { continue }
+                // The budget counts the entries examined (not `.` and `..`): the one past it is not.
+                guard entries < options.budget.maxEntries else { exhausted = true; break }
+                entries += 1
+                if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
                 let nameBytes = Array(name)
                 let child = dir == [0x2F] ? [0x2F] + nameBytes : dir + [0x2F] + nameBytes
                 if ino == inode, best == nil || nameBytes == prefer {

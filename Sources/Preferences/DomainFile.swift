@@ -127,7 +127,8 @@ final class DomainFile: Sendable {
     /// still the same damaged file) and reported.
     ///
     /// A file that exists but cannot be read (permissions, over the read limit, a format this build's codec does not
-    /// support) is not damaged: it is reported in `unreadable`, left in place, and writes to it are refused.
+    /// support; a damaged file named by path, when `movesDamagedAside` is false) is reported in `unreadable` and as
+    /// `readFailed`, left in place, and writes to it are refused.
     private func loadFromDisk(
         underLock: Bool, events: inout [PreferencesEvent]
     ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
@@ -164,6 +165,8 @@ final class DomainFile: Sendable {
             return (PlistDictionary(), file.stamp, nil)
         }
         if !movesDamagedAside {
+            // An empty file holds nothing to lose: it is an empty domain, written over like one.
+            if file.bytes.isEmpty { return (PlistDictionary(), file.stamp, nil) }
             // Someone else's file: never renamed by a read, never replaced by a write.
             let failure = PreferencesError(
                 .corruptFile, "not a property-list dictionary (\(parseFailure(file.bytes))); left as it is", domain: domain, path: target)
@@ -367,12 +370,14 @@ final class DomainFile: Sendable {
         diskLock.withLock { _ in }
     }
 
-    /// Forgets the changes not yet written, so no later flush tries them again (the in-memory values keep them). For
-    /// a process that has reported the failed write and is about to exit: the `defaults` tool.
+    /// Forgets the changes not yet written, so no later flush tries them again, and reads the file again on next use
+    /// (so no value that is not on disk is shown). For the `defaults` tool, after it has reported the failed write.
     func discardPendingChanges() {
         state.withLock { s in
             s.dirty = PlistDictionary()
             s.removed = []
+            s.loaded = false
+            s.stamp = nil
         }
     }
 

@@ -84,12 +84,15 @@ public final class PreferencesEnvironment: Sendable {
     func file(
         domain: String, path: String, readOnly: Bool, newFileMode: UInt32? = nil, movesDamagedAside: Bool = true
     ) -> DomainFile {
-        files.withLock { cache in
-            if let existing = cache[path] { return existing }
+        // A file named by path is cached apart from the store's own entry for the same path, so which one was opened
+        // first does not decide whether a damaged file is moved aside.
+        let key = movesDamagedAside ? path : "\u{0}named:" + path
+        return files.withLock { cache in
+            if let existing = cache[key] { return existing }
             let file = DomainFile(
                 domain: domain, path: path, readOnly: readOnly, options: options, events: events,
                 scheduler: readOnly ? nil : scheduler, newFileMode: newFileMode, movesDamagedAside: movesDamagedAside)
-            cache[path] = file
+            cache[key] = file
             return file
         }
     }

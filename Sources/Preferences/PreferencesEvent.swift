@@ -15,8 +15,9 @@ public enum PreferencesEvent: Sendable, Equatable {
     /// A background or exit-time flush failed.
     case flushFailed(domain: String, error: PreferencesError)
     /// The domain file exists but cannot be read (permissions, a directory, over `StoreOptions.readLimit`, a format
-    /// this build cannot decode). It is left in place, the domain reads as empty, and writes to it are refused so its
-    /// values are never replaced. Posted when the failure starts (or its reason changes), not at every re-read.
+    /// this build cannot decode; for a file named by path, as `defaults read /some/file` does, also one that is not a
+    /// dictionary, kind `.corruptFile`). It is left in place, the domain reads as empty, and writes to it are refused
+    /// so its values are never replaced. Posted when the failure starts (or its reason changes), not at every re-read.
     case readFailed(domain: String, error: PreferencesError)
     /// Values in the domain changed: `keys` in this process, or the file was replaced by another process (`keys`
     /// then lists the keys whose value differs).

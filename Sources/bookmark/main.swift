@@ -69,7 +69,7 @@ func printOut(_ text: String, newline: Bool = true) {
 
 // The arguments as the kernel passed them: file names are bytes, and `CommandLine.arguments` would turn one that is
 // not UTF-8 into another name.
-var args: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
+var args: [[UInt8]] = (1..<max(1, Int(CommandLine.argc))).map { i in
     CommandLine.unsafeArgv[i].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
 }
 guard let verb = args.first.map({ String(decoding: $0, as: UTF8.self) }) else { fail(usage, code: 64) }
@@ -115,10 +115,8 @@ do {
         if json {
             printOut(BookmarkInspection.describe(result, json: true))
         } else {
-            // The path as the bytes it is, then the rest of the description.
-            let text = BookmarkInspection.describe(result, json: false)
-            let rest = text.utf8.firstIndex(of: UInt8(ascii: "\n")).map { Array(text.utf8[$0...]) } ?? []
-            writeAll(result.pathBytes + rest, to: nil)
+            // The path as the bytes it is (a name need not be UTF-8), then the status lines.
+            writeAll(result.pathBytes + [0x0A] + Array(BookmarkInspection.status(result).utf8), to: nil)
         }
     case "inspect":
         let json = flag("--json")

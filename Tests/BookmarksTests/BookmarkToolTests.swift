@@ -122,6 +122,17 @@ import TestSupport
         #expect(String(decoding: r.stdout, as: UTF8.self).contains("\nstale: moved\n"))
     }
 
+    /// A name with a newline is printed once, then the status lines.
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func aNameWithANewline() throws {
+        let bookmark = try #require(Self.tool)
+        let s = Scratch()
+        let name = s.file("a\nb")
+        #expect(try Shell.run(bookmark, ["create", name, "-o", s.p("nl.bm")]).status == 0)
+        let r = try Shell.run(bookmark, ["resolve", s.p("nl.bm")])
+        #expect(r.stdout == name + "\nstale: no\nconfidence: strong\n", "\(r)")
+    }
+
     /// `--relative-to` with a relative directory is taken from the working directory, at creation and resolution.
     @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
     func relativeToARelativeDirectory() throws {

@@ -144,10 +144,19 @@ extension PlistDecodingState {
                 debugDescription: "Expected to decode URL at \(codingPath(appending: element).dottedDescription) but found string \(quoted(s)), which is not a valid URL."))
         case .dictionary(let d):
             // Foundation's `PropertyListEncoder` writes a URL as {relative = …; base = …}.
+            // Read as URL's own `init(from:)` reads it (invalid characters percent-encoded, as Foundation does).
             if case .string(let relative)? = d["relative"] {
                 var base: URL?
                 if let b = d["base"] { base = try unboxURL(b, at: element) }
                 if let url = URL(string: relative, relativeTo: base) { return url }
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: codingPath(appending: element),
+                    debugDescription: "Expected to decode URL at \(codingPath(appending: element).dottedDescription) but found relative string \(quoted(relative)), which is not a valid URL."))
+            }
+            if d["relative"] == nil {
+                throw DecodingError.keyNotFound(PlistCodingKey(stringValue: "relative"), DecodingError.Context(
+                    codingPath: codingPath(appending: element),
+                    debugDescription: "No value for key \"relative\" in the URL at \(codingPath(appending: element).dottedDescription)."))
             }
         default: break
         }
@@ -184,9 +193,13 @@ extension PlistDecodingState {
         let path = codingPath(appending: element)
         var range = ""
         if let t = type as? any FixedWidthInteger.Type { range = " (\(rangeText(t)))" }
+        var problem = "does not fit in \(type)\(range)"
+        if case .real(let r) = found, r.value.isFinite, r.value.rounded(.towardZero) != r.value, type is any FixedWidthInteger.Type {
+            problem = "is not a whole number"
+        }
         return .dataCorrupted(DecodingError.Context(
             codingPath: path,
-            debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but found \(describe(found)), which does not fit in \(type)\(range)."))
+            debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but found \(describe(found)), which \(problem)."))
     }
 
     private func rangeText<I: FixedWidthInteger>(_ t: I.Type) -> String { "\(I.min)…\(I.max)" }

@@ -145,6 +145,12 @@ import TestSupport
         return (kind { try PlistDecoder().decode(T.self, from: data) }, kind { try PropertyListDecoder().decode(T.self, from: data) })
     }
 
+    /// Where Foundation's XML decoder turns a real too large for `Float` into infinity, ours refuses it.
+    @Test func aRealTooLargeForFloatIsRefused() {
+        #expect(outcomes(Float.self, "<real>1e39</real>") == (ours: "dataCorrupted", foundation: "ok"))
+        #expect(outcomes(Float.self, "<real>3.4028234663852886e+38</real>") == (ours: "ok", foundation: "ok"))
+    }
+
     /// Code that catches a particular `DecodingError` case behaves the same with either decoder.
     @Test func decodingErrorCasesMatchFoundation() {
         struct Box<V: Decodable>: Decodable { var v: V }
@@ -176,6 +182,9 @@ import TestSupport
             ("Box $null", outcomes(Box<Int>.self, "<dict><key>v</key><string>$null</string></dict>")),
             ("[Int] $null", outcomes([Int].self, "<array><string>$null</string></array>")),
             ("UUID bad", outcomes(UUID.self, "<string>bad</string>")),
+            ("URL {relative} with a space", outcomes(URL.self, "<dict><key>relative</key><string>a b</string></dict>")),
+            ("URL {relative} empty", outcomes(URL.self, "<dict><key>relative</key><string></string></dict>")),
+            ("URL {} ", outcomes(URL.self, "<dict/>")),
         ]
         for (label, outcome) in cases {
             #expect(outcome.ours == outcome.foundation, "\(label)")

@@ -157,6 +157,38 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: t.dir.path + "/elsewhere").filter { $0.contains("corrupt") }.isEmpty)
         // The store's own damaged files are still moved aside (DomainFileTests.corruptFileIsMovedAsideAndReported).
+        // An empty file holds nothing to lose: it is written like a new domain.
+        let empty = t.dir.path + "/elsewhere/empty.plist"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        #expect(t.run("write", String(empty.dropLast(".plist".count)), "k", "-int", "1").status == 0)
+        #expect(try t.dir.readPlistWithFoundation(empty) == ["k": 1])
+    }
+
+    /// After a write that failed, the tool's environment shows what is on disk, not the value it could not write.
+    @Test func aFailedWriteLeavesNothingInMemory() throws {
+        let t = Tool()
+        let env = t.dir.environment { $0.sizeLimit = 200 }
+        let capture = Capture()
+        #expect(DefaultsCommand.run(["write", "d", "small", "-int", "1"], environment: env, io: capture.io, system: t.system) == 0)
+        let big = String(repeating: "z", count: 400)
+        #expect(DefaultsCommand.run(["write", "d", "big", "-string", big], environment: env, io: capture.io, system: t.system) == 1)
+        let read = Capture()
+        #expect(DefaultsCommand.run(["read", "d", "big"], environment: env, io: read.io, system: t.system) == 1)
+        #expect(read.err.contains("does not exist"))
+        #expect(try t.file("d") == ["small": 1])
+    }
+
+    /// The store's own entry and a file named by the same path are separate, so the order they are opened in does
+    /// not decide whether a damaged file is moved aside.
+    @Test func theSameFileByNameAndByPathAreCachedApart() throws {
+        let t = Tool()
+        let env = t.dir.environment()
+        let path = t.dir.locations.path(domain: "same")
+        let own = env.persistentFile("same")
+        let named = env.file(domain: path, path: path, readOnly: false, movesDamagedAside: false)
+        #expect(own !== named)
+        #expect(own.movesDamagedAside && !named.movesDamagedAside)
+        #expect(env.persistentFile("same") === own)
     }
 
     @Test func domainsAndGlobalAndCurrentHost() throws {

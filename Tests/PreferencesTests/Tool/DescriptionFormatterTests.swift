@@ -95,6 +95,10 @@ import TestSupport
                 age = "1709158831.477413";
             }
             """)
+        // 24 bytes are one run of hex; from 25 the 16 + 8 form (the boundary of the dump's `length = 4`/`72` cases).
+        let bytes = Data((0..<25).map { UInt8($0) })
+        #expect(DescriptionFormatter.describe(.data(bytes.prefix(24))) == "{length = 24, bytes = 0x000102030405060708090a0b0c0d0e0f1011121314151617}")
+        #expect(DescriptionFormatter.describe(.data(bytes)) == "{length = 25, bytes = 0x00010203 04050607 08090a0b 0c0d0e0f ... 11121314 15161718 }")
         // Apple's QA1391: `(en, fr, de, …, "zh-Hans", …)`.
         #expect(DescriptionFormatter.describe(["en", "zh-Hans"]) == "(\n    en,\n    \"zh-Hans\"\n)")
         #expect(DescriptionFormatter.describeTopLevel(.date(checked)) == "2021-04-14 04:55:37 +0000")
