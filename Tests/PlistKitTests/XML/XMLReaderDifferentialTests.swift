@@ -142,6 +142,28 @@ import TestSupport
         }
     }
 
+    /// U+FEFF inside text is a character like any other (XML 1.0 §2.2): kept where a string or key starts with it, as
+    /// plistlib keeps it. (Foundation's reader drops it there, and only there.)
+    @Test func zeroWidthNoBreakSpaceAtTheStartOfTextIsKept() throws {
+        let doc = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict>"
+            + "<key>\u{FEFF}k</key><array><string>\u{FEFF}v</string><string>a\u{FEFF}b</string><string>&#xFEFF;c</string></array>"
+            + "</dict></plist>"
+        let ours = try T.read(doc)
+        let script = """
+        import json, plistlib, sys
+        print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))
+        """
+        guard let result = try ExternalTool.python(script, input: Data(doc.utf8)) else {
+            Issue.record("python3 is missing: the plistlib oracle cannot run")
+            return
+        }
+        #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
+        let python = try JSONSerialization.jsonObject(with: result.stdout) as? [String: [String]]
+        let expected = try #require(python)
+        #expect(expected == ["\u{FEFF}k": ["\u{FEFF}v", "a\u{FEFF}b", "\u{FEFF}c"]])
+        #expect(ours == .dictionary(PlistDictionary(expected.map { ($0.key, .array($0.value.map { .string($0) })) })))
+    }
+
     /// Hand-picked documents at the edges of the grammar. Where both readers accept, the values must be equal;
     /// acceptance must agree except for the deviations documented on `XMLReader`.
     @Test func trickyDocumentsAgreeWithFoundation() throws {
