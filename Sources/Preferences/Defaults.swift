@@ -44,6 +44,12 @@ public final class Defaults: Sendable {
         self.init(suiteName: suiteName, environment: .shared)
     }
 
+    /// The application domain's defaults, as `UserDefaults()` and `standard` give (a separate instance over the same
+    /// store), so `UserDefaults()` ports by a rename too.
+    public convenience init() {
+        self.init(validatedDomain: PreferencesEnvironment.shared.applicationDomain, environment: .shared)
+    }
+
     /// An instance for `suiteName` in a given environment (tests, containers).
     public init?(suiteName: String?, environment: PreferencesEnvironment, urlArchiver: any URLArchiver = BookmarkURLArchiver()) {
         let name = suiteName ?? environment.applicationDomain
@@ -250,7 +256,8 @@ public final class Defaults: Sendable {
             if let v = defaults[key], let converted = ValueConversion.plist(from: v, urlArchiver: urlArchiver) {
                 d[key] = converted
             } else {
-                environment.events.post(.unsupportedValue(key: key, typeName: "\(type(of: defaults[key]))"))
+                let typeName = defaults[key].map { "\(type(of: $0))" } ?? "nil"
+                environment.events.post(.unsupportedValue(key: key, typeName: typeName))
             }
         }
         environment.register(d)

@@ -19,7 +19,9 @@ public final class PreferencesEnvironment: Sendable {
     let scheduler: FlushScheduler
     private let files = Mutex<[String: DomainFile]>([:])
     private let volatile = Mutex<[String: PlistDictionary]>([:])
-    let argumentDomain: PlistDictionary
+    /// The `-key value` arguments, until `setVolatileDomain(_:name:)` replaces them (as `UserDefaults` allows).
+    private let arguments: Mutex<PlistDictionary>
+    var argumentDomain: PlistDictionary { arguments.withLock { $0 } }
     private let watcher = Mutex<DirectoryWatcher?>(nil)
 
     /// The name of the argument domain in the volatile-domain API.
@@ -42,7 +44,7 @@ public final class PreferencesEnvironment: Sendable {
         self.applicationDomain = applicationDomain ?? Self.processName()
         self.events = EventHub(logsToStandardError: logsToStandardError)
         self.scheduler = FlushScheduler(delay: options.flushDelay, events: events)
-        self.argumentDomain = ArgumentDomain.parse(arguments)
+        self.arguments = Mutex(ArgumentDomain.parse(arguments))
     }
 
     /// The environment of `Defaults.standard`: locations from environment variables, arguments from the command line.
@@ -163,10 +165,12 @@ public final class PreferencesEnvironment: Sendable {
     }
 
     func setVolatileDomain(_ values: PlistDictionary, name: String) {
+        if name == Self.argumentDomainName { arguments.withLock { $0 = values }; return }
         volatile.withLock { $0[name] = values }
     }
 
     func removeVolatileDomain(_ name: String) {
+        if name == Self.argumentDomainName { arguments.withLock { $0 = PlistDictionary() }; return }
         volatile.withLock { _ = $0.removeValue(forKey: name) }
     }
 }

@@ -5,6 +5,14 @@ import PlistKit
 enum ValueConversion {
     /// A property-list value for a Swift value, or nil when it has no property-list form.
     static func plist(from any: Any, urlArchiver: any URLArchiver) -> PlistValue? {
+        // Foundation's NSNumber (from JSONSerialization, PropertyListSerialization, NSArray…) casts to Bool whatever
+        // it holds, so `1` would become `true`; only its Boolean subclass is a Boolean. Matched by name: this module
+        // does not import Foundation.
+        if type(of: any) is AnyClass, String(reflecting: type(of: any)) == "Foundation.NSNumber" {
+            if let v = any as? Int64 { return .integer(PlistInteger(v)) }
+            if let v = any as? UInt64 { return .integer(PlistInteger(v)) }
+            if let v = any as? Double { return .real(PlistReal(v)) }
+        }
         switch any {
         case let v as PlistValue: return v
         case let v as String: return .string(v)
@@ -22,10 +30,17 @@ enum ValueConversion {
         case let v as UInt64: return .integer(PlistInteger(v))
         case let v as Double: return .real(PlistReal(v))
         case let v as Float: return .real(PlistReal(v))
+        // What Apple bridges to NSNumber: CGFloat, Float16, Decimal (a real), wider integers that fit.
+        case let v as Decimal: return Double(v.description).map { .real(PlistReal($0)) }
+        case let v as any BinaryFloatingPoint: return .real(PlistReal(Double(v)))
+        case let v as any BinaryInteger:
+            if let n = Int64(exactly: v) { return .integer(PlistInteger(n)) }
+            return UInt64(exactly: v).map { .integer(PlistInteger($0)) }
         case let v as Date: return .date(PlistDate(v))
         case let v as PlistDate: return .date(v)
         case let v as Data: return .data(v)
-        case let v as [UInt8]: return .data(Data(v))
+        // No `[UInt8]` case: an empty array of anything (and Foundation's arrays of small numbers) would cast to it and
+        // become data; UserDefaults stores `[UInt8]` as an array of numbers too.
         case let v as URL: return urlArchiver.archive(v)
         case let v as PlistDictionary: return .dictionary(v)
         case let v as [String: Any]:

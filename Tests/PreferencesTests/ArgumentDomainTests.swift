@@ -26,6 +26,9 @@ import Testing
         #expect(ArgumentDomain.parseValue("{ a = b; }") == ["a": "b"])
         #expect(ArgumentDomain.parseValue("\"quoted text\"") == "quoted text")
         #expect(ArgumentDomain.parseValue("(unclosed") == "(unclosed") // does not parse: the string itself
+        // JSON is not a plist format CF parses arguments in (UserDefaults keeps these as strings).
+        #expect(ArgumentDomain.parseValue("[1,2]") == "[1,2]")
+        #expect(ArgumentDomain.parseValue(#"{"a":1}"#) == #"{"a":1}"#)
     }
 
     @Test func xmlValueIsParsed() throws {

@@ -5,6 +5,69 @@ import Testing
 
 /// The `UserDefaults`-shaped API. Expected values come from Apple's documented semantics (reference §2, §3).
 @Suite struct DefaultsTests {
+    /// Found by a differential run against Foundation's `UserDefaults`: values Foundation hands out (JSON, property
+    /// lists, NSArray) and empty arrays keep their type; expected values are what `UserDefaults` returns.
+    @Test func foundationValuesAndEmptyArraysKeepTheirType() throws {
+        let dir = TempDirectory()
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        d.set([String](), forKey: "strings")
+        d.set([Int](), forKey: "ints")
+        d.set(["inner": [Any]()] as [String: Any], forKey: "nested")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(#"{"count": 1, "zero": 0, "flag": true, "small": [1, 0, 2]}"#.utf8)) as? [String: Any])
+        d.set(json, forKey: "json")
+        let fromPlist = try PropertyListSerialization.propertyList(
+            from: Data("<plist><array><integer>1</integer><integer>2</integer><true/></array></plist>".utf8), format: nil)
+        d.register(defaults: ["registered": fromPlist, "emptyDefault": [String]()])
+        d.set([UInt8](arrayLiteral: 1, 2), forKey: "bytes")
+        #expect(d.synchronize())
+        for reader in [d, try #require(Defaults(suiteName: nil, environment: dir.environment()))] {
+            #expect(reader.stringArray(forKey: "strings") == [])
+            #expect(reader.array(forKey: "ints")?.isEmpty == true)
+            #expect((reader.dictionary(forKey: "nested")?["inner"] as? [Any])?.isEmpty == true)
+            let j = try #require(reader.dictionary(forKey: "json"))
+            #expect(j["count"] as? Int == 1 && !(j["count"] is Bool))
+            #expect(j["zero"] as? Int == 0 && !(j["zero"] is Bool))
+            #expect(j["flag"] as? Bool == true)
+            #expect((j["small"] as? [Any])?.compactMap { $0 as? Int } == [1, 0, 2])
+            #expect(reader.plistValue(forKey: "bytes") == [1, 2])
+        }
+        // Registration is per process (never stored): read where it was registered.
+        #expect(d.plistValue(forKey: "registered") == [1, 2, true])
+        #expect(d.stringArray(forKey: "emptyDefault") == [])
+        // Foundation reads the file's types back the same way.
+        let file = try dir.readPlistWithFoundation(dir.locations.path(domain: "com.example.app"))
+        #expect(file["json"] == ["count": 1, "flag": true, "small": [1, 0, 2], "zero": 0])
+        #expect(file["strings"] == [])
+    }
+
+    /// What Apple bridges to NSNumber is stored as a number; a Float reads back as its own text, as NSNumber gives.
+    @Test func otherNumericTypesAreStoredAsNumbers() throws {
+        let dir = TempDirectory()
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
+        d.set(CGFloat(1.5), forKey: "cg")
+        d.set(Decimal(string: "1.25") as Decimal?, forKey: "decimal")
+        d.set(Int128(7), forKey: "wide")
+        d.set(Float(1.1), forKey: "float")
+        #expect(d.double(forKey: "cg") == 1.5)
+        #expect(d.double(forKey: "decimal") == 1.25)
+        #expect(d.integer(forKey: "wide") == 7)
+        #expect(d.string(forKey: "float") == NSNumber(value: Float(1.1)).stringValue)
+        #expect(d.string(forKey: "float") == "1.1")
+    }
+
+    /// `setVolatileDomain(_:forName: argumentDomain)` replaces the arguments, as it does for `UserDefaults`.
+    @Test func theArgumentDomainCanBeReplaced() throws {
+        let dir = TempDirectory()
+        let d = try #require(Defaults(suiteName: nil, environment: dir.environment(arguments: ["-k", "from-args"])))
+        #expect(d.string(forKey: "k") == "from-args")
+        d.setVolatileDomain(["av": 8], forName: Defaults.argumentDomain)
+        #expect(d.integer(forKey: "av") == 8)
+        #expect(d.object(forKey: "k") == nil)
+        #expect(d.volatileDomain(forName: Defaults.argumentDomain)["av"] as? Int == 8)
+        d.removeVolatileDomain(forName: Defaults.argumentDomain)
+        #expect(d.object(forKey: "av") == nil)
+    }
+
     @Test func setGetRoundTripsEveryPlistTypeThroughTheFile() throws {
         let dir = TempDirectory()
         let env = dir.environment()
