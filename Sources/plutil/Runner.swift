@@ -76,7 +76,9 @@ struct Runner {
                 throw FileFailure("Could not extract value, error: \(error.message)")
             }
             if let expect, !expect.matches(value) {
-                throw FileFailure("Value at [\(keyPath)] expected to be \(expect.rawValue) but is \(value.typeName)")
+                // Apple's tool says "boolean" here (and "bool" in `-type`).
+                func name(_ type: String) -> String { type == "bool" ? "boolean" : type }
+                throw FileFailure("Value at [\(keyPath)] expected to be \(name(expect.rawValue)) but is \(name(value.typeName))")
             }
             try emit(value, as: format, for: path)
         case .create(let format):

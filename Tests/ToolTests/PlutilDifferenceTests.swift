@@ -139,4 +139,22 @@ final class PlutilDifferenceTests {
         let text = try String(contentsOf: dir.appendingPathComponent("j.swift"), encoding: .utf8)
         #expect(text.hasPrefix("/// Generated from j.plist\nlet j : [String : Any] = [\n"))
     }
+
+    /// Apple ignores `-o` with `-create` (and overwrites the file operand); ours writes where `-o` says and leaves the
+    /// operand alone, prints `raw` to stdout, and names a `swift` file by its extension.
+    @Test func createHonoursTheOutputPath() throws {
+        let before = try Data(contentsOf: dir.appendingPathComponent("in.plist"))
+        let toStdout = try run(["-create", "xml1", "-o", "-", "in.plist"])
+        #expect(toStdout.status == 0)
+        #expect(try parsedStdout(toStdout) == NSDictionary())
+        let toFile = try run(["-create", "xml1", "-o", "out.plist", "in.plist"])
+        #expect(toFile.status == 0)
+        #expect(try parsedFile("out.plist") == NSDictionary())
+        #expect(try Data(contentsOf: dir.appendingPathComponent("in.plist")) == before)
+        let raw = try run(["-create", "raw", "r.plist"])
+        #expect(raw.status == 0 && raw.out == "\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r.plist").path))
+        #expect(try run(["-create", "swift", "new.plist"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("new.swift").path))
+    }
 }

@@ -138,6 +138,11 @@ import Testing
         ["-remove", "arr.1", "-o", "-", "in.plist"], ["-remove", "dict.a\\.b", "-o", "-", "in.plist"],
         ["-remove", "nope", "in.plist"], ["-remove", "arr.7", "in.plist"],
         ["-create", "xml1", "-"], ["-convert", "objc", "-o", "-", "lit.plist"], ["-convert", "objc", "-o", "-", "in.plist"],
+        // A `+` before an index, negative indexes, and "boolean" in -expect messages (found by a helper's probe).
+        ["-type", "arr.+1", "in.plist"], ["-extract", "arr.+1", "raw", "in.plist"],
+        ["-replace", "arr.-1", "-string", "v", "in.plist"], ["-insert", "arr.-1", "-string", "v", "in.plist"],
+        ["-extract", "t", "raw", "-expect", "integer", "in.plist"], ["-extract", "i", "raw", "-expect", "bool", "in.plist"],
+        ["-type", "t", "-expect", "string", "in.plist"],
     ]
 
     @Test(.enabled(if: ToolRunner.apple != nil, ToolRunner.appleMissing), arguments: fileCases)

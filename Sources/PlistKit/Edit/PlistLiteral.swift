@@ -5,18 +5,20 @@
 /// strings and keys are fully escaped, reals keep every digit, non-finite reals get a spelling, and Swift
 /// collections are always typed (`[String : Any]` / `[Any]`) so empty and mixed collections type-check.
 public enum PlistLiteral {
-    /// `let NAME : [String : Any] = [ … ]` (or `[Any]`) for a dictionary or array root; `sourceName` is the input
-    /// file, whose stem names the constant. Dates become `Date(timeIntervalSinceReferenceDate:)`, data
-    /// `Data([0x01,…])`. UIDs and scalar roots throw `.unrepresentable`.
+    /// `let NAME : [String : Any] = [ … ]` (or `[Any]`) for a dictionary or array root, `let NAME = …` for a scalar
+    /// (as Apple's tool); `sourceName` is the input file, whose stem names the constant (in backquotes when it is a
+    /// keyword). Dates become `Date(timeIntervalSinceReferenceDate:)`, data `Data([0x01,…])`. UIDs throw
+    /// `.unrepresentable`.
     public static func swift(_ value: PlistValue, sourceName: String) throws -> String {
         let annotation: String
         switch value {
-        case .dictionary: annotation = "[String : Any]"
-        case .array: annotation = "[Any]"
-        default:
-            throw PlistError(.unrepresentable, "Swift literal syntax needs a dictionary or array at the root")
+        case .dictionary: annotation = " : [String : Any]"
+        case .array: annotation = " : [Any]"
+        default: annotation = ""
         }
-        var out = "/// Generated from \(lastComponent(sourceName))\nlet \(identifier(from: sourceName)) : \(annotation) = "
+        var name = identifier(from: sourceName)
+        if swiftKeywords.contains(name) { name = "`" + name + "`" }
+        var out = "/// Generated from \(lastComponent(sourceName))\nlet \(name)\(annotation) = "
         try appendSwift(value, depth: 0, to: &out)
         return out + "\n"
     }
@@ -41,7 +43,8 @@ public enum PlistLiteral {
     private static func appendSwift(_ value: PlistValue, depth: Int, to out: inout String) throws {
         switch value {
         case .string(let s): out += swiftString(s)
-        case .integer(let i): out += i.description
+        // Past Int64.max a literal overflows `Int`: say which type holds it.
+        case .integer(let i): out += i.int64Value == nil ? "\(i.description) as UInt64" : i.description
         case .real(let r):
             if r.value.isNaN { out += "Double.nan" } else if r.value.isInfinite {
                 out += r.value < 0 ? "-Double.infinity" : "Double.infinity"
@@ -112,7 +115,9 @@ public enum PlistLiteral {
         }
         var out = "/// Generated from \(lastComponent(sourceName))\n__attribute__((visibility(\"hidden\")))\n"
         if header { out += "extern " }
-        return out + "\(className) * const \(identifier(from: sourceName))"
+        var name = identifier(from: sourceName)
+        if objcReserved.contains(name) { name += "_" }
+        return out + "\(className) * const \(name)"
     }
 
     private static let objcUnrepresentable = PlistError(
@@ -121,7 +126,11 @@ public enum PlistLiteral {
     private static func appendObjC(_ value: PlistValue, depth: Int, to out: inout String) throws {
         switch value {
         case .string(let s): out += objcString(s)
-        case .integer(let i): out += "@" + i.description
+        case .integer(let i):
+            // C has no negative literals and its largest signed one is INT64_MAX: spell the two ends so they compile.
+            if i.int64Value == nil { out += "@" + i.description + "ULL" } else if i.int64Value == Int64.min {
+                out += "@(-9223372036854775807LL - 1)"
+            } else { out += "@" + i.description }
         case .real(let r):
             if r.value.isNaN { out += "@(NAN)" } else if r.value.isInfinite {
                 out += r.value < 0 ? "@(-INFINITY)" : "@(INFINITY)"
@@ -186,6 +195,24 @@ public enum PlistLiteral {
         if let first = out.unicodeScalars.first, first.value >= 0x30 && first.value <= 0x39 { out = "_" + out }
         return out
     }
+
+    /// Swift's reserved words, which name a constant only in backquotes.
+    static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
+        "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+        "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
+    ]
+
+    /// C and Objective-C keywords and the Foundation macros and types a constant cannot be named (`YES`, `BOOL`, …).
+    static let objcReserved: Set<String> = [
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+        "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+        "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+        "_Complex", "_Imaginary", "id", "instancetype", "BOOL", "YES", "NO", "nil", "Nil", "NULL", "SEL", "Class",
+        "IMP",
+    ]
 
     private static func lastComponent(_ path: String) -> String {
         if path == "-" { return "<stdin>" }

@@ -115,9 +115,7 @@ extension PlistValue {
             defer { d.setValue(child, at: i); self = .dictionary(d) }
             try child.edit(at: path, depth: depth + 1, body)
         case .array(var a):
-            guard let i = KeyPath.arrayIndex(component) else {
-                throw PlistError(.keyPath, "Unable to index into array with key path \(path)", keyPath: path)
-            }
+            guard let i = KeyPath.arrayIndex(component) else { throw Self.badIndex(component, path) }
             guard a.indices.contains(i) else {
                 throw PlistError(.keyPath, "Index \(i) out of bounds in array at key path \(path)", keyPath: path)
             }
@@ -129,6 +127,15 @@ extension PlistValue {
         default:
             throw PlistError(.keyPath, "Unable to insert value at key path \(path)", keyPath: path)
         }
+    }
+
+    /// The error for an array index that is not one: a negative number is out of bounds, anything else cannot index
+    /// (Apple's two messages).
+    private static func badIndex(_ component: String, _ path: KeyPath) -> PlistError {
+        if let n = KeyPath.signedIndex(component) {
+            return PlistError(.keyPath, "Index \(n) out of bounds in array at key path \(path)", keyPath: path)
+        }
+        return PlistError(.keyPath, "Unable to index into array with key path \(path)", keyPath: path)
     }
 
     private mutating func insertChild(_ value: PlistValue, _ key: String, path: KeyPath, mode: InsertMode) throws {
@@ -155,9 +162,7 @@ extension PlistValue {
                 d.setValue(.array(inner), at: i)
             }
         case .array(var a):
-            guard let i = KeyPath.arrayIndex(key) else {
-                throw PlistError(.keyPath, "Unable to index into array with key path \(path)", keyPath: path)
-            }
+            guard let i = KeyPath.arrayIndex(key) else { throw Self.badIndex(key, path) }
             guard i <= a.count, mode != .append || i < a.count else {
                 throw PlistError(.keyPath, "Index \(i) out of bounds in array at key path \(path)", keyPath: path)
             }

@@ -51,9 +51,17 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// This path with an array index appended.
     public func appending(_ index: Int) -> KeyPath { appending(String(index)) }
 
-    /// A component as an array index: decimal digits only, no sign.
+    /// A component as an array index: decimal digits with an optional `+` (Apple's tool reads `arr.+1` as 1).
     static func arrayIndex(_ component: String) -> Int? {
-        guard !component.isEmpty, component.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard let n = signedIndex(component), n >= 0 else { return nil }
+        return n
+    }
+
+    /// A component as a signed decimal number (`-1` is a number, though no index), or nil for anything else.
+    static func signedIndex(_ component: String) -> Int? {
+        var digits = component.utf8[...]
+        if let first = digits.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(component)
     }
 }

@@ -47,9 +47,49 @@ import TestSupport
         #expect(rebuilt == value)
     }
 
-    @Test func swiftRootMustBeACollection() {
-        #expect(throws: PlistError.self) { try PlistLiteral.swift("s", sourceName: "a.plist") }
+    /// What the compile test above does not reach: a file named like a keyword, integers at both 64-bit ends and
+    /// scalar roots (Apple's tool writes `let t = true`). Compiled and run; Foundation serializes what it builds.
+    @Test(.enabled(if: swiftc != nil, "swiftc is needed to compile the generated literal"))
+    func keywordNamesExtremeIntegersAndScalarRootsCompile() throws {
+        let dictionary: PlistValue = ["max": .integer(PlistInteger(UInt64.max)), "min": .integer(PlistInteger(Int64.min))]
+        let literals = [
+            try PlistLiteral.swift(dictionary, sourceName: "class.plist"),
+            try PlistLiteral.swift(true, sourceName: "t.plist"),
+            try PlistLiteral.swift("text", sourceName: "default.plist"),
+            try PlistLiteral.swift(.integer(PlistInteger(UInt64.max)), sourceName: "big.plist"),
+        ]
+        #expect(literals[0].contains("let `class` : [String : Any] = ["))
+        #expect(literals[1] == "/// Generated from t.plist\nlet t = true\n")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("literal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let program = """
+            import Foundation
+            \(literals.joined(separator: "\n"))
+            let all: [Any] = [`class`, t, `default`, big]
+            let out = try PropertyListSerialization.data(fromPropertyList: all, format: .binary, options: 0)
+            FileHandle.standardOutput.write(out)
+            """
+        let source = dir.appendingPathComponent("main.swift")
+        try Data(program.utf8).write(to: source)
+        let binary = dir.appendingPathComponent("literal").path
+        let compile = try ExternalTool.run(try #require(Self.swiftc), ["-o", binary, source.path])
+        try #require(compile.status == 0, "\(String(decoding: compile.stderr, as: UTF8.self))")
+        let run = try ExternalTool.run(binary, [])
+        #expect(run.status == 0)
+        let rebuilt = try FoundationBridge.fromFoundation(PropertyListSerialization.propertyList(from: run.stdout, options: [], format: nil))
+        #expect(rebuilt == [dictionary, true, "text", .integer(PlistInteger(UInt64.max))])
         #expect(throws: PlistError.self) { try PlistLiteral.swift([.uid(UID(1))], sourceName: "a.plist") }
+    }
+
+    /// C has no negative literals and no signed one past INT64_MAX; keywords and Foundation's macros cannot name the
+    /// constant (the C rules, as clang applies them; no Objective-C compiler here).
+    @Test func objcKeywordNamesAndExtremeIntegers() throws {
+        let value: PlistValue = [.integer(PlistInteger(UInt64.max)), .integer(PlistInteger(Int64.min)), -5]
+        let text = try PlistLiteral.objc(value, sourceName: "default.plist", outputName: "-")
+        #expect(text.contains("NSArray * const default_ = @[\n"))
+        #expect(text.contains("    @18446744073709551615ULL,\n    @(-9223372036854775807LL - 1),\n    @-5,\n"))
+        #expect(try PlistLiteral.objc(true, sourceName: "YES.plist", outputName: "-").contains("NSNumber * const YES_ = @YES;"))
     }
 
     @Test func objcLiteralShapeAndEscaping() throws {
