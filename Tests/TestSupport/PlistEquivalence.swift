@@ -23,16 +23,13 @@ public enum PlistEquivalence {
     }
 
     /// Equality modulo what a format cannot carry, all documented losses: −0.0 in XML and text formats, in JSON the
-    /// difference between an integral real and an integer (`2.0` is written `2`, as plutil does), XML dates in whole
-    /// seconds rounded down (as CF writes them, `XMLWriter`), and GNUstep dates less than a second before 2001 whose
-    /// fraction loses its lowest bits (`GNUstepScalarWriter`).
+    /// difference between an integral real and an integer (`2.0` is written `2`, as plutil does), and XML and GNUstep
+    /// dates in whole seconds rounded down (as CF writes XML, `XMLWriter`; as GNUstep reads, `GNUstepScalarWriter`).
     public static func equivalent(_ a: PlistValue, _ b: PlistValue, format: PlistFormat) -> Bool {
         switch (a, b) {
-        case let (.date(x), .date(y)) where format == .xml:
+        // Both write dates to the second, rounded down (CF's XML writer; GNUstep reads no fraction).
+        case let (.date(x), .date(y)) where format == .xml || format == .gnustep:
             return x.secondsSinceReferenceDate.rounded(.down) == y.secondsSinceReferenceDate
-        case let (.date(x), .date(y)) where format == .gnustep:
-            let s = x.secondsSinceReferenceDate
-            return x == y || (s > -1 && s < 0 && abs(s - y.secondsSinceReferenceDate) < 1e-15)
         case let (.real(x), .integer(i)) where format == .json:
             return x.value == i.doubleValue && (i.int64Value.map { Double($0) } ?? Double(i.bitPattern)) == x.value
         case let (.real(x), .real(y)):

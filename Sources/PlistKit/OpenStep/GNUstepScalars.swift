@@ -105,7 +105,7 @@ enum GNUstepScalars {
         let zh = try number(2)
         let zm = try number(2)
         guard j == t.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
-            zm < 60
+            zh < 24, zm < 60
         else { throw bad() }
         let base = PlistDateText.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         let zone = Double(zoneSign * (zh * 3600 + zm * 60))

@@ -1,4 +1,4 @@
-/// Decoding of GNUstep's `<[…]>` base64 data, which is lenient in GNUstep's way (encoding uses `Support/Base64`).
+/// Decoding of GNUstep's `<[…]>` base64 data (encoding uses `Support/Base64`).
 enum OpenStepBase64 {
     @inline(__always) private static func sextet(_ c: UInt8) -> UInt32? {
         switch c {
@@ -11,15 +11,19 @@ enum OpenStepBase64 {
         }
     }
 
-    /// Decodes base64 as GNUstep does: characters outside the alphabet (padding, whitespace, anything else) are
-    /// skipped, and missing padding is tolerated. Returns nil when a single 6-bit group is left over (no whole byte).
+    /// Decodes base64: white space is skipped and padding may be missing, but `=` only ends the data and any other
+    /// character is an error, as GNUstep refuses `<[AA==AAEC]>` and `<[!!!!]>` (nil, as for a single 6-bit group
+    /// left over).
     static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3 + 2)
         var acc: UInt32 = 0
         var count = 0
+        var padded = false
         for c in text {
-            guard let v = sextet(c) else { continue }
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+            if c == 0x3D { padded = true; continue }
+            guard !padded, let v = sextet(c) else { return nil }
             acc = acc << 6 | v
             count += 1
             if count == 4 {

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Reads OpenStep (old-style ASCII) property lists with Core Foundation's rules, GNUstep's typed extensions
 /// (`<*I…>`, `<*R…>`, `<*B…>`, `<*D…>`, `<[base64]>`) in the same grammar, and `.strings` bodies.
 ///
-/// Input is UTF-8 (optional BOM) or UTF-16 with a BOM (transcoded to UTF-8 first). Deliberate differences from
+/// Input is UTF-8 (optional BOM) or UTF-16 or UTF-32 with a BOM (transcoded to UTF-8 first; odd lengths and lone
+/// surrogates are encoding errors, where CF reads U+FFFD). Deliberate differences from
 /// Core Foundation, all "CF accepts, PlistKit reports an error" except the first:
 /// - an empty document is an empty dictionary, as an empty strings file is (CF refuses zero-length data, and so
 ///   does `PropertyList.read` when it detects the format; whitespace-only is `{}` in both);
@@ -24,8 +25,9 @@ enum OpenStepReader {
         _ bytes: UnsafeRawBufferPointer, format: PlistFormat = .openStep, options: PlistReadOptions
     ) throws -> (value: PlistValue, format: PlistFormat) {
         let n = bytes.count
-        if n >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            let utf8 = try transcodeUTF16(bytes, bigEndian: bytes[0] == 0xFE, format: format)
+        // Only a byte-order mark decides (CF's guess from a leading `{` in UTF-16LE is not copied).
+        if let wide = WideText.detect(bytes, unmarkedFirst: { _ in false }), wide.bomLength > 0 {
+            let utf8 = try wide.utf8(bytes, format: format)
             return try utf8.withUnsafeBytes { buffer in
                 do {
                     return try parse(buffer, start: 0, format: format, options: options)
@@ -56,38 +58,6 @@ enum OpenStepReader {
         }
         var parser = OpenStepParser(base: base, count: bytes.count, start: start, format: format, options: options)
         return try parser.parseDocument(asStrings: format == .strings)
-    }
-
-    /// UTF-16 (after its BOM) to UTF-8; odd lengths and unpaired surrogates are encoding errors.
-    private static func transcodeUTF16(
-        _ b: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
-    ) throws -> [UInt8] {
-        guard b.count % 2 == 0 else {
-            throw PlistError(.encoding, "UTF-16 input has an odd number of bytes", format: format, offset: b.count - 1)
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 2
-        @inline(__always) func unit(_ j: Int) -> UInt32 {
-            bigEndian ? UInt32(b[j]) << 8 | UInt32(b[j + 1]) : UInt32(b[j + 1]) << 8 | UInt32(b[j])
-        }
-        while i < b.count {
-            var u = unit(i)
-            if u >= 0xD800 && u < 0xE000 {
-                guard u < 0xDC00, i + 3 < b.count else {
-                    throw PlistError(.encoding, "unpaired UTF-16 surrogate", format: format, offset: i)
-                }
-                let low = unit(i + 2)
-                guard low >= 0xDC00 && low < 0xE000 else {
-                    throw PlistError(.encoding, "unpaired UTF-16 surrogate", format: format, offset: i)
-                }
-                u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
-                i += 2
-            }
-            i += 2
-            UTF8Encoding.append(u, to: &out)
-        }
-        return out
     }
 }
 
@@ -137,7 +107,7 @@ struct OpenStepParser {
         guard try skipSpace() else { return (.dictionary(PlistDictionary()), asStrings ? .strings : .openStep) }
         if asStrings {
             format = .strings
-            let d = try parseDictionaryBody(depth: 0, braced: false)
+            let d = try parseDictionaryBody(depth: 1, braced: false)  // the implicit dictionary is a level, as `{…}`
             return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
         }
         let value = try parseValue(depth: 0)
@@ -149,7 +119,7 @@ struct OpenStepParser {
             usedGNUstep = false
             format = .strings
             _ = try skipSpace()
-            let d = try parseDictionaryBody(depth: 0, braced: false)
+            let d = try parseDictionaryBody(depth: 1, braced: false)  // the implicit dictionary is a level, as `{…}`
             return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
         }
         throw error(.syntax, "junk after the property list: \(describeCurrent())")

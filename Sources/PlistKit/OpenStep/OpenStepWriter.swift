@@ -173,14 +173,14 @@ struct OpenStepTextEmitter {
 ///
 /// Integers in decimal (`-5`, `18446744073709551615`); reals as Swift prints them, the shortest text that reads back
 /// to the same `Double` (`0.1`, `1e+300`, `-0.0`, `nan`, `inf`, `-inf`); Booleans `YES` / `NO`; dates
-/// `2024-01-02 03:04:05 +0000` in UTC (with a fraction of a second when there is one); UIDs as their decimal number.
+/// `2024-01-02 03:04:05 +0000` in UTC (to the second, as `NSDate` describes itself); UIDs as their decimal number.
 enum LossySpelling {
     static func text(_ v: PlistValue) -> String {
         switch v {
         case .integer(let i): return i.description
         case .real(let r): return r.value.description
         case .bool(let b): return b ? "YES" : "NO"
-        case .date(let d): return GNUstepScalarWriter.dateText(d) ?? d.secondsSinceReferenceDate.description
+        case .date(let d): return GNUstepScalarWriter.dateText(d, anyYear: true) ?? d.secondsSinceReferenceDate.description
         case .uid(let u): return String(u.value)
         case .string(let s): return s
         default: return ""

@@ -178,6 +178,17 @@ import Testing
         let utf16Data: [UInt8] = [0xFF, 0xFE] + Array("<00ff>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         #expect(try PropertyList.read(utf16Data).value == .data(Data([0, 255])))
         #expect(OS.error(bytes: [0xFF, 0xFE, 0x28, 0x00, 0x00, 0xD8, 0x29, 0x00])?.kind == .encoding)
+        // UTF-32 with a byte-order mark, as Foundation (CF) reads it.
+        for bigEndian in [true, false] {
+            var bytes: [UInt8] = bigEndian ? [0, 0, 0xFE, 0xFF] : [0xFF, 0xFE, 0, 0]
+            for s in "{k = \"é💩\";}".unicodeScalars {
+                let v = s.value
+                let le = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+                bytes += bigEndian ? le.reversed() : le
+            }
+            #expect(try PropertyList.read(bytes).value == ["k": "é💩"])
+            #expect(OS.foundation(bytes) == ["k": "é💩"])
+        }
     }
 
     @Test func depthCap() throws {
@@ -191,6 +202,9 @@ import Testing
         o.maxDepth = 3
         #expect(OS.error("{a={b=(c);};}", options: o) == nil)
         #expect(OS.error("{a={b=((c));};}", options: o)?.kind == .depthLimit)
+        // A .strings body is a dictionary level like `{…}`: what reads can be written in every format.
+        #expect(OS.error("a={b=(c);};", options: o) == nil)
+        #expect(OS.error("a={b=((c));};", options: o)?.kind == .depthLimit)
         // 100,000-deep nesting: an error with a position, not a stack overflow.
         for open in ["(", "{a="] {
             let deep = String(repeating: open, count: 100_000)
@@ -265,6 +279,10 @@ import Testing
             ("<*BX>", .invalidValue), ("<*BYES>", .invalidValue), ("<*D2024-13-01 00:00:00 +0000>", .invalidValue),
             ("<*D2024-01-01 00:00:00>", .invalidValue), ("<*I5", .truncated), ("<[AAE=", .truncated),
             ("<[AAE=]", .syntax), ("<[A]>", .invalidValue), ("<[AA==]x", .syntax),
+            // What GNUstep's plser refuses too ("invalid base64 data"): data after padding, characters outside the
+            // alphabet. An offset past 23:59 is no offset.
+            ("<[AA==AAEC]>", .invalidValue), ("<[!!!!]>", .invalidValue), ("<[AA AA*]>", .invalidValue),
+            ("<*D2024-01-01 00:00:00 +2400>", .invalidValue), ("<*D2024-01-01 00:00:00 +0060>", .invalidValue),
         ]
         for (text, kind) in cases {
             let e = OS.error("(\n" + text + ")")
