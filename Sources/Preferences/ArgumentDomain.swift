@@ -3,7 +3,8 @@ import PlistKit
 /// The argument domain: `-key value` pairs from the command line.
 enum ArgumentDomain {
     /// Parses arguments the way Core Foundation does: a token `-key` followed by a token not starting with `-` makes
-    /// an entry; the value is parsed as a property list (OpenStep or XML, not JSON: `[1,2]` stays a string) when its
+    /// an entry; the value is parsed as a property list (OpenStep, a `.strings` body or XML; not JSON: `[1,2]` stays a
+    /// string) when its
     /// first character is one of `{ ( [ < "`, otherwise (or when it does not parse) it is the string itself. A `-key`
     /// followed by another `-token` is skipped.
     static func parse(_ arguments: [String]) -> PlistDictionary {
@@ -24,7 +25,7 @@ enum ArgumentDomain {
     static func parseValue(_ text: String) -> PlistValue {
         guard let first = text.utf8.first, "{([<\"".utf8.contains(first) else { return .string(text) }
         var options = PlistReadOptions()
-        options.allowedFormats = [.xml, .openStep]
+        options.allowedFormats = [.xml, .openStep, .strings]
         if let value = try? PropertyList.read(Array(text.utf8), options: options).value { return value }
         return .string(text)
     }

@@ -215,8 +215,7 @@ final class DomainFile: Sendable {
         if bytes.isEmpty { return "the file is empty" }
         do {
             let value = try options.codec.decode(bytes)
-            let article = "aeiou".contains(value.typeName.prefix(1)) ? "an" : "a"
-            return "the root is \(article) \(value.typeName), not a dictionary"
+            return "the root is \(value.typeNameWithArticle), not a dictionary"
         } catch {
             return "\(error)"
         }

@@ -5,14 +5,7 @@ import PlistKit
 enum ValueConversion {
     /// A property-list value for a Swift value, or nil when it has no property-list form.
     static func plist(from any: Any, urlArchiver: any URLArchiver) -> PlistValue? {
-        // Foundation's NSNumber (from JSONSerialization, PropertyListSerialization, NSArray…) casts to Bool whatever
-        // it holds, so `1` would become `true`; only its Boolean subclass is a Boolean. Matched by name: this module
-        // does not import Foundation.
-        if type(of: any) is AnyClass, String(reflecting: type(of: any)) == "Foundation.NSNumber" {
-            if let v = any as? Int64 { return .integer(PlistInteger(v)) }
-            if let v = any as? UInt64 { return .integer(PlistInteger(v)) }
-            if let v = any as? Double { return .real(PlistReal(v)) }
-        }
+        if let number = foundationNumber(any) { return number }
         switch any {
         case let v as PlistValue: return v
         case let v as String: return .string(v)
@@ -60,6 +53,31 @@ enum ValueConversion {
             return .array(out)
         default: return nil
         }
+    }
+
+    /// Foundation's NSNumber (from JSONSerialization, PropertyListSerialization, NSArray…) casts to `Bool` and to
+    /// `Int64` whatever it holds, so `1` would become `true` and `1.0` an integer. Its Boolean subclass is a Boolean;
+    /// any other NSNumber (NSDecimalNumber too) is an integer or a real by its text, as corelibs prints `1` and
+    /// `1.0`. Found by class name: this module does not import Foundation. Nil for anything that is no NSNumber.
+    private static func foundationNumber(_ any: Any) -> PlistValue? {
+        guard type(of: any) is AnyClass else { return nil }
+        let name = String(reflecting: type(of: any))
+        if name == "Foundation.__NSCFBoolean" { return (any as? Bool).map { .bool($0) } }
+        var mirror: Mirror? = Mirror(reflecting: any)
+        var isNumber = false
+        while let m = mirror, !isNumber {
+            isNumber = String(reflecting: m.subjectType) == "Foundation.NSNumber"
+            mirror = m.superclassMirror
+        }
+        guard isNumber else { return nil }
+        let text = String(describing: any)
+        let looksReal = text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" || $0 == "n" || $0 == "N" })
+        if !looksReal {
+            if let v = any as? Int64 { return .integer(PlistInteger(v)) }
+            if let v = any as? UInt64 { return .integer(PlistInteger(v)) }
+        }
+        if let v = any as? Double { return .real(PlistReal(v)) }
+        return Double(text).map { .real(PlistReal($0)) }
     }
 
     /// The Swift value `object(forKey:)` returns: `String`, `Int` (`UInt64` above `Int.max`), `Double`, `Bool`, `Date`,

@@ -1,6 +1,7 @@
 import Foundation
 import PlistKit
 import Testing
+import TestSupport
 @testable import Preferences
 
 /// The argument domain (reference §2.10: Core Foundation's and corelibs' rules).
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test
-    func plistValuesAreParsed() {
+    func plistValuesAreParsed() throws {
         // Reference §2.10: `-Bar '(1,2,3)'` gives ["1","2","3"] (OpenStep holds strings only).
         #expect(ArgumentDomain.parseValue("(1,2,3)") == ["1", "2", "3"])
         #expect(ArgumentDomain.parseValue("{ a = b; }") == ["a": "b"])
@@ -29,6 +30,13 @@ import Testing
         // JSON is not a plist format CF parses arguments in (UserDefaults keeps these as strings).
         #expect(ArgumentDomain.parseValue("[1,2]") == "[1,2]")
         #expect(ArgumentDomain.parseValue(#"{"a":1}"#) == #"{"a":1}"#)
+        // A `.strings` body is a property list to Foundation too.
+        for text in [#""a" = "b";"#, #""k";"#] {
+            let foundation = try? PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
+            let expected = try foundation.map { try FoundationBridge.fromFoundation($0) }
+            #expect(expected != nil && ArgumentDomain.parseValue(text) == expected, "\(text)")
+            #expect(ArgumentDomain.parseValue(text) != .string(text))
+        }
     }
 
     @Test func xmlValueIsParsed() throws {

@@ -13,7 +13,8 @@ import Testing
         d.set([String](), forKey: "strings")
         d.set([Int](), forKey: "ints")
         d.set(["inner": [Any]()] as [String: Any], forKey: "nested")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(#"{"count": 1, "zero": 0, "flag": true, "small": [1, 0, 2]}"#.utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(
+            with: Data(#"{"count": 1, "zero": 0, "flag": true, "small": [1, 0, 2], "ratio": 1.0, "negative zero": -0.0}"#.utf8)) as? [String: Any])
         d.set(json, forKey: "json")
         let fromPlist = try PropertyListSerialization.propertyList(
             from: Data("<plist><array><integer>1</integer><integer>2</integer><true/></array></plist>".utf8), format: nil)
@@ -29,6 +30,8 @@ import Testing
             #expect(j["zero"] as? Int == 0 && !(j["zero"] is Bool))
             #expect(j["flag"] as? Bool == true)
             #expect((j["small"] as? [Any])?.compactMap { $0 as? Int } == [1, 0, 2])
+            #expect(j["ratio"] as? Double == 1.0 && !(j["ratio"] is Int))
+            #expect((j["negative zero"] as? Double).map { $0 == 0 && $0.sign == .minus } == true)
             #expect(reader.plistValue(forKey: "bytes") == [1, 2])
         }
         // Registration is per process (never stored): read where it was registered.
@@ -36,7 +39,7 @@ import Testing
         #expect(d.stringArray(forKey: "emptyDefault") == [])
         // Foundation reads the file's types back the same way.
         let file = try dir.readPlistWithFoundation(dir.locations.path(domain: "com.example.app"))
-        #expect(file["json"] == ["count": 1, "flag": true, "small": [1, 0, 2], "zero": 0])
+        #expect(file["json"] == ["count": 1, "flag": true, "small": [1, 0, 2], "zero": 0, "ratio": 1.0, "negative zero": .real(PlistReal(-0.0))])
         #expect(file["strings"] == [])
     }
 
@@ -48,11 +51,22 @@ import Testing
         d.set(Decimal(string: "1.25") as Decimal?, forKey: "decimal")
         d.set(Int128(7), forKey: "wide")
         d.set(Float(1.1), forKey: "float")
+        d.set(NSDecimalNumber(string: "1"), forKey: "decimal one")
+        d.set(NSDecimalNumber(string: "2.5"), forKey: "decimal real")
+        d.set(NSNumber(value: Float(1)), forKey: "float one")
         #expect(d.double(forKey: "cg") == 1.5)
         #expect(d.double(forKey: "decimal") == 1.25)
         #expect(d.integer(forKey: "wide") == 7)
         #expect(d.string(forKey: "float") == NSNumber(value: Float(1.1)).stringValue)
         #expect(d.string(forKey: "float") == "1.1")
+        #expect(d.object(forKey: "decimal one") as? Int == 1 && !(d.object(forKey: "decimal one") is Bool))
+        #expect(d.object(forKey: "decimal real") as? Double == 2.5)
+        #expect(d.object(forKey: "float one") as? Double == 1.0)
+    }
+
+    /// `Defaults()` is the application domain, as `UserDefaults()` is.
+    @Test func plainInitialiserIsTheApplicationDomain() {
+        #expect(Defaults().domain == Defaults.standard.domain)
     }
 
     /// `setVolatileDomain(_:forName: argumentDomain)` replaces the arguments, as it does for `UserDefaults`.

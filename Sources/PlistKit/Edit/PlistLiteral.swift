@@ -205,13 +205,15 @@ public enum PlistLiteral {
         "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
     ]
 
-    /// C and Objective-C keywords and the Foundation macros and types a constant cannot be named (`YES`, `BOOL`, …).
+    /// C and Objective-C keywords and the common macros and types a constant cannot be named (`YES`, `BOOL`, `errno`,
+    /// …). Names the C library or Foundation declare beyond these (`index`, `NSArray`) still clash.
     static let objcReserved: Set<String> = [
         "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
         "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
         "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
         "_Complex", "_Imaginary", "id", "instancetype", "BOOL", "YES", "NO", "nil", "Nil", "NULL", "SEL", "Class",
-        "IMP",
+        "IMP", "Protocol", "true", "false", "bool", "TRUE", "FALSE", "NAN", "INFINITY", "errno", "stdin", "stdout",
+        "stderr",
     ]
 
     private static func lastComponent(_ path: String) -> String {

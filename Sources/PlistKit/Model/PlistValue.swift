@@ -30,6 +30,14 @@ public enum PlistValue: Sendable, Hashable {
         }
     }
 
+    /// `typeName` after its article, for messages: "an integer", "an array", "a uid".
+    public var typeNameWithArticle: String {
+        switch self {
+        case .integer, .array: return "an " + typeName
+        default: return "a " + typeName
+        }
+    }
+
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
         switch (lhs, rhs) {
         case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)

@@ -11,19 +11,27 @@ enum OpenStepBase64 {
         }
     }
 
+    /// Why `<[…]>` text is not base64.
+    enum Failure: Error {
+        case dataAfterPadding(Int)
+        case notInAlphabet(Int)
+        case leftOverCharacter
+    }
+
     /// Decodes base64: white space is skipped and padding may be missing, but `=` only ends the data and any other
-    /// character is an error, as GNUstep refuses `<[AA==AAEC]>` and `<[!!!!]>` (nil, as for a single 6-bit group
-    /// left over).
-    static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    /// character is an error. Stricter than GNUstep, which also skips some stray characters (`<[AA AA*]>`); like it,
+    /// `<[AA==AAEC]>` and `<[!!!!]>` are refused. Failures give the offset of the offending character in `text`.
+    static func decode(_ text: UnsafeRawBufferPointer) throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3 + 2)
         var acc: UInt32 = 0
         var count = 0
         var padded = false
-        for c in text {
+        for (k, c) in text.enumerated() {
             if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
             if c == 0x3D { padded = true; continue }
-            guard !padded, let v = sextet(c) else { return nil }
+            guard let v = sextet(c) else { throw .notInAlphabet(k) }
+            if padded { throw .dataAfterPadding(k) }
             acc = acc << 6 | v
             count += 1
             if count == 4 {
@@ -40,7 +48,7 @@ enum OpenStepBase64 {
         case 3:
             out.append(UInt8(truncatingIfNeeded: acc >> 10))
             out.append(UInt8(truncatingIfNeeded: acc >> 2))
-        default: return nil
+        default: throw .leftOverCharacter
         }
         return out
     }

@@ -574,7 +574,14 @@ struct OpenStepParser {
             if i >= n { throw error(.truncated, "unterminated <[…]> data", at: open) }
             throw error(.syntax, "expected '>' after ']' in <[…]> data")
         }
-        guard let bytes = OpenStepBase64.decode(UnsafeRawBufferPointer(start: p + s, count: i - s)) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try OpenStepBase64.decode(UnsafeRawBufferPointer(start: p + s, count: i - s))
+        } catch .dataAfterPadding(let k) {
+            throw error(.invalidValue, "base64 data after '=' padding in <[…]> data", at: s + k)
+        } catch .notInAlphabet(let k) {
+            throw error(.invalidValue, "byte 0x\(String(p[s + k], radix: 16)) is not base64 in <[…]> data", at: s + k)
+        } catch .leftOverCharacter {
             throw error(.invalidValue, "invalid base64 in <[…]> data (a single character left over)", at: s)
         }
         i += 2

@@ -5,7 +5,7 @@
 enum StringsWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
         guard case .dictionary(let d) = value else {
-            throw PlistError(.unrepresentable, "a strings file holds a dictionary, not \(value.typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.typeName)")
+            throw PlistError(.unrepresentable, "a strings file holds a dictionary, not \(value.typeNameWithArticle)")
         }
         var out = OpenStepTextOutput(capacity: 1 << 12)
         defer { out.discard() }
@@ -24,7 +24,7 @@ enum StringsWriter {
             text = LossySpelling.text(v)
         default:
             throw PlistError(
-                .unrepresentable, "a strings file holds only string values, not \(v.typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(v.typeName)",
+                .unrepresentable, "a strings file holds only string values, not \(v.typeNameWithArticle)",
                 keyPath: KeyPath(components: [key]))
         }
         OpenStepStringQuoting.append(key, to: &out, alwaysQuote: true)

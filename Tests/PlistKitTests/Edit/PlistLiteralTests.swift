@@ -90,6 +90,7 @@ import TestSupport
         #expect(text.contains("NSArray * const default_ = @[\n"))
         #expect(text.contains("    @18446744073709551615ULL,\n    @(-9223372036854775807LL - 1),\n    @-5,\n"))
         #expect(try PlistLiteral.objc(true, sourceName: "YES.plist", outputName: "-").contains("NSNumber * const YES_ = @YES;"))
+        #expect(try PlistLiteral.objc(true, sourceName: "true.plist", outputName: "-").contains("NSNumber * const true_ = @YES;"))
     }
 
     @Test func objcLiteralShapeAndEscaping() throws {

@@ -279,8 +279,8 @@ import Testing
             ("<*BX>", .invalidValue), ("<*BYES>", .invalidValue), ("<*D2024-13-01 00:00:00 +0000>", .invalidValue),
             ("<*D2024-01-01 00:00:00>", .invalidValue), ("<*I5", .truncated), ("<[AAE=", .truncated),
             ("<[AAE=]", .syntax), ("<[A]>", .invalidValue), ("<[AA==]x", .syntax),
-            // What GNUstep's plser refuses too ("invalid base64 data"): data after padding, characters outside the
-            // alphabet. An offset past 23:59 is no offset.
+            // Data after padding and characters outside the alphabet are errors (plser refuses the first two too; it
+            // skips the `*` of the third). An offset past 23:59 is no offset (GNUstep ignores such offsets).
             ("<[AA==AAEC]>", .invalidValue), ("<[!!!!]>", .invalidValue), ("<[AA AA*]>", .invalidValue),
             ("<*D2024-01-01 00:00:00 +2400>", .invalidValue), ("<*D2024-01-01 00:00:00 +0060>", .invalidValue),
         ]
@@ -288,6 +288,12 @@ import Testing
             let e = OS.error("(\n" + text + ")")
             #expect(e?.kind == kind, "\(text): \(String(describing: e))")
             #expect(e?.line == 2, "\(text): \(String(describing: e))")
+        }
+        // Each base64 refusal says why, at the offending character.
+        for (text, message, column) in [("<[AA==AAEC]>", "after '=' padding", 7), ("<[AA!A]>", "byte 0x21 is not base64", 5),
+                                        ("<[A]>", "a single character left over", 3)] {
+            let e = OS.error("(\n" + text + ")")
+            #expect(e?.message.contains(message) == true && e?.column == column, "\(text): \(String(describing: e))")
         }
     }
 }
