@@ -6,7 +6,8 @@
 /// - primary level: white space < punctuation and symbols (in ICU's order `_-,;:!?.'"()[]{}@*/\&#%`^+<=>|~$`, other
 ///   punctuation after `%`, other symbols after `~`, other currency after `$`) < digit runs (compared by numeric
 ///   value, leading zeros ignored) < Latin letters (by base letter) < other letters (by lower-case scalar value,
-///   which keeps scripts together: Greek < Cyrillic < Han);
+///   which keeps scripts together: Greek < Cyrillic < Han); control and format characters (U+FEFF, zero-width
+///   space, soft hyphen) are ignorable;
 /// - secondary level: accents (`a` < `á` < `à` < `â` < `å` < `ä` < `ã`);
 /// - tertiary level: case (lower before upper);
 /// - forced ordering: shorter first, then UTF-16 code units, so distinct keys never compare equal.
@@ -155,7 +156,10 @@ public enum PlutilKeyOrder {
                 primary += [PlutilKeyOrder.symbolMarker, v]; secondary.append(0); tertiary.append(0)
             case .currencySymbol:
                 primary += [PlutilKeyOrder.currencyMarker, v]; secondary.append(0); tertiary.append(0)
-            case .control, .format, .surrogate, .privateUse, .unassigned:
+            case .control, .format:
+                // Ignorable at every level, as in ICU: U+FEFF, zero-width spaces, the soft hyphen, C1 controls.
+                return
+            case .surrogate, .privateUse, .unassigned:
                 primary += [PlutilKeyOrder.otherBase, v]; secondary.append(0); tertiary.append(0)
             default:
                 let lower = scalar.properties.lowercaseMapping.unicodeScalars
