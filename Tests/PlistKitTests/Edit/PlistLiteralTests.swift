@@ -24,27 +24,31 @@ import TestSupport
         document["mixed"] = [1, "two", 3.5, true]
         let value = PlistValue.dictionary(document)
 
+        let literal = try PlistLiteral.swift(value, sourceName: "dir/my-file name.plist")
+        #expect(literal.hasPrefix("/// Generated from my-file name.plist\nlet my_file_name : [String : Any] = [\n"))
+        #expect(try Self.compileAndSerialize(literal, value: "my_file_name") == value)
+    }
+
+    /// Compiles `literals` with a `main` that serializes the expression `value` with Foundation, runs it, and reads
+    /// the result back.
+    static func compileAndSerialize(_ literals: String, value: String) throws -> PlistValue {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("literal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let literal = try PlistLiteral.swift(value, sourceName: "dir/my-file name.plist")
-        #expect(literal.hasPrefix("/// Generated from my-file name.plist\nlet my_file_name : [String : Any] = [\n"))
         let program = """
             import Foundation
-            \(literal)
-            let out = try PropertyListSerialization.data(fromPropertyList: my_file_name, format: .binary, options: 0)
+            \(literals)
+            let out = try PropertyListSerialization.data(fromPropertyList: \(value), format: .binary, options: 0)
             FileHandle.standardOutput.write(out)
             """
         let source = dir.appendingPathComponent("main.swift")
         try Data(program.utf8).write(to: source)
         let binary = dir.appendingPathComponent("literal").path
-        let compile = try ExternalTool.run(try #require(Self.swiftc), ["-o", binary, source.path])
+        let compile = try ExternalTool.run(try #require(swiftc), ["-o", binary, source.path])
         try #require(compile.status == 0, "\(String(decoding: compile.stderr, as: UTF8.self))")
         let run = try ExternalTool.run(binary, [])
-        #expect(run.status == 0)
-        let rebuilt = try FoundationBridge.fromFoundation(
-            PropertyListSerialization.propertyList(from: run.stdout, options: [], format: nil))
-        #expect(rebuilt == value)
+        try #require(run.status == 0)
+        return try FoundationBridge.fromFoundation(PropertyListSerialization.propertyList(from: run.stdout, options: [], format: nil))
     }
 
     /// What the compile test above does not reach: a file named like a keyword, integers at both 64-bit ends and
@@ -60,24 +64,7 @@ import TestSupport
         ]
         #expect(literals[0].contains("let `class` : [String : Any] = ["))
         #expect(literals[1] == "/// Generated from t.plist\nlet t = true\n")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("literal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let program = """
-            import Foundation
-            \(literals.joined(separator: "\n"))
-            let all: [Any] = [`class`, t, `default`, big]
-            let out = try PropertyListSerialization.data(fromPropertyList: all, format: .binary, options: 0)
-            FileHandle.standardOutput.write(out)
-            """
-        let source = dir.appendingPathComponent("main.swift")
-        try Data(program.utf8).write(to: source)
-        let binary = dir.appendingPathComponent("literal").path
-        let compile = try ExternalTool.run(try #require(Self.swiftc), ["-o", binary, source.path])
-        try #require(compile.status == 0, "\(String(decoding: compile.stderr, as: UTF8.self))")
-        let run = try ExternalTool.run(binary, [])
-        #expect(run.status == 0)
-        let rebuilt = try FoundationBridge.fromFoundation(PropertyListSerialization.propertyList(from: run.stdout, options: [], format: nil))
+        let rebuilt = try Self.compileAndSerialize(literals.joined(separator: "\n"), value: "[`class`, t, `default`, big] as [Any]")
         #expect(rebuilt == [dictionary, true, "text", .integer(PlistInteger(UInt64.max))])
         #expect(throws: PlistError.self) { try PlistLiteral.swift([.uid(UID(1))], sourceName: "a.plist") }
     }
