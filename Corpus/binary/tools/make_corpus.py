@@ -173,6 +173,12 @@ add_valid('duplicate-keys.bplist', assemble([
 add_valid('unreferenced-objects.bplist', assemble([
     b'\xa1' + refs([1]), b'\x09', b'\x09', b'\x08']), HAND,
     'unreferenced duplicate booleans, as CF writes them (reference §0.2)')
+n = 50
+aliased = assemble([b'\xaf\x10' + be(n, 1) + refs(range(1, n + 1)), b'\x4f\x10\x28' + bytes(range(40))],
+                   count=n + 1, offsets=[8] + [8 + 3 + n] * n)
+add_valid('aliased-objects.bplist', aliased, HAND,
+          '50 offset entries aliasing one 40-byte data object: 14 times the object area if each were decoded, so '
+          'it is read once, by offset (CF, libplist and plistlib read such files)')
 add_valid('length-16byte.bplist', assemble([
     b'\xa2' + refs([1, 2]), b'\x5f\x14' + be(3, 16) + b'abc', b'\xaf\x14' + be(1, 16) + refs([1])]), HAND,
     'lengths written as 16-byte integers (high half zero), for a string and an array',
@@ -220,8 +226,8 @@ def add_invalid(name, data, error, note):
 
 
 ok = assemble([b'\xa2' + refs([1, 2]), ascii_('abc'), b'\x10\x01'])
-add_invalid('truncated-trailer.bplist', ok[:-1], 'syntax',
-            'last byte missing: the trailer is read from the last 32 bytes, so its widths come out as garbage')
+add_invalid('truncated-trailer.bplist', ok[:-1], 'truncated',
+            'last byte missing: the last 32 bytes are no trailer (its unused bytes are not zero), reported as truncation')
 add_invalid('truncated-header-only.bplist', b'bplist00', 'truncated', 'header and nothing else')
 add_invalid('truncated-half.bplist', ok[:20], 'truncated', 'cut in the middle')
 for magic, note in ((b'bplist15', 'CF private version 1.5'), (b'bplist16', 'NSXPC wire format'),
@@ -305,11 +311,13 @@ add_invalid('key-not-string.bplist', assemble([b'\xd1\x01\x01', b'\x10\x01']), '
 add_invalid('key-is-array.bplist', assemble([b'\xd1\x01\x02', b'\xa0', b'\x10\x01']), 'nonStringKey',
             'an array as dictionary key')
 n = 2000
-overlap = assemble([b'\xaf\x11' + be(n, 2) + refs(range(1, n + 1), 2), b'\x4f\x11\x03\xe8' + bytes(1000)],
+region = b'\x4f\x10\xff' * n + bytes(255)
+overlap = assemble([b'\xaf\x11' + be(n, 2) + refs(range(1, n + 1), 2), region],
                    offset_size=2, ref_size=2, count=n + 1,
-                   offsets=[8] + [8 + 4 + 2 * n] * n)
+                   offsets=[8] + [8 + 4 + 2 * n + 3 * i for i in range(n)])
 add_invalid('overlapping-objects.bplist', overlap, 'invalidReference',
-            '2000 offset entries aliasing one 1000-byte data object: decoding each would take 2 MB from 7 KB')
+            '2000 data objects at distinct offsets inside one another, each claiming the 255 bytes after it: '
+            'decoding them all would read 86 times the object area')
 
 for folder, entries in ((VALID, valid), (INVALID, invalid)):
     with open(os.path.join(folder, 'manifest.json'), 'w') as f:

@@ -11,7 +11,9 @@ import FoundationEssentials
 /// cycle, whatever the distance); nesting is capped by `maxDepth`; and every decode but that of a fixed-size scalar
 /// or the second one of a short ASCII string charges its byte span to a budget of four times the object area (each
 /// object is decoded at most twice), so overlapping objects cannot multiply the work or memory beyond a constant
-/// factor of the input. (A short string allocates nothing and costs at most 15 bytes of reading per decode, so many
+/// factor of the input. Several object indexes may share one offset (CF reads such aliases): when the budget runs
+/// out, the document is read again with objects remembered by offset, so an alias costs nothing and only objects at
+/// distinct offsets that overlap exhaust the budget. (A short string allocates nothing and costs at most 15 bytes of reading per decode, so many
 /// object indexes aliasing one are bounded by the offset table's size instead.)
 struct BinaryObjectReader {
     private let base: UnsafeRawPointer
@@ -30,6 +32,11 @@ struct BinaryObjectReader {
     /// Whether the span of the object being decoded is charged to `budget`.
     private var chargesBudget = true
     private var budget: Int
+    /// The second reading, after the budget ran out: decoded objects are remembered by offset (`offsetMemo`).
+    private var byOffset = false
+    private var offsetMemo: [Int: PlistValue] = [:]
+    /// Thrown when the budget runs out on the first reading.
+    private struct BudgetExhausted: Error {}
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
     private var keyTable = MoveStack<String>(capacity: 64)
@@ -61,18 +68,27 @@ struct BinaryObjectReader {
         let slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
         slots.initialize(repeating: notStarted, count: count)
         defer { slots.deallocate() }
-        var reader = BinaryObjectReader(
-            base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
-            duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
-            budget: 4 * trailer.offsetTableOffset)
-        defer {
-            reader.keyStack.release()
-            reader.valueStack.release()
-            reader.keyTable.release()
-            reader.keyStamps.release()
-            reader.memo.release()
+        func read(byOffset: Bool) throws -> PlistValue {
+            if byOffset { slots.update(repeating: notStarted, count: count) }
+            var reader = BinaryObjectReader(
+                base: base, trailer: trailer, objectsEnd: trailer.offsetTableOffset, maxDepth: options.maxDepth,
+                duplicateKeys: options.duplicateKeys, strictDates: options.strictDates, slots: slots,
+                budget: 4 * trailer.offsetTableOffset)
+            reader.byOffset = byOffset
+            defer {
+                reader.keyStack.release()
+                reader.valueStack.release()
+                reader.keyTable.release()
+                reader.keyStamps.release()
+                reader.memo.release()
+            }
+            return try reader.object(trailer.topObject, depth: 0)
         }
-        return try reader.object(trailer.topObject, depth: 0)
+        do {
+            return try read(byOffset: false)
+        } catch is BudgetExhausted {
+            return try read(byOffset: true)
+        }
     }
 
     // MARK: Objects
@@ -99,10 +115,12 @@ struct BinaryObjectReader {
         if slot == Self.inProgress {
             throw error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
         }
+        if byOffset, let known = offsetMemo[offset] { return known }
         chargesBudget = slot == Self.notStarted || kind != 0x5 || marker & 0x0F == 0x0F
         // Containers are read from here, not through `leaf`: each nesting level then costs two stack frames.
         let value = kind == 0xA ? try array(index, at: offset, depth: depth)
             : kind == 0xD ? try dictionary(index, at: offset, depth: depth) : try leaf(at: offset)
+        if byOffset { offsetMemo[offset] = value }
         if slot == Self.notStarted {
             slots[index] = Self.decodedOnce
         } else {
@@ -444,6 +462,7 @@ struct BinaryObjectReader {
         }
         if chargesBudget { budget -= end - offset }
         guard budget >= 0 else {
+            if !byOffset { throw BudgetExhausted() }
             throw error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
         }
         return (start, count)

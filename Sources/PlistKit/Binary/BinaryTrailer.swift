@@ -35,48 +35,56 @@ struct BinaryTrailer {
             throw BinaryTrailer.error(.truncated, "binary property list is too short (\(n) bytes) to hold a header and trailer", at: n)
         }
         let t = n - Self.trailerSize
+        // CF writes the trailer's first five bytes as zeros. When they are not and the trailer is wrong anyway, the
+        // likeliest story is a file cut short (the last 32 bytes are object data): say so.
+        let unusedAreZero = (0..<5).allSatisfy { b[t + $0] == 0 }
+        func fail(_ kind: PlistError.Kind, _ message: String, at offset: Int) -> PlistError {
+            if unusedAreZero { return BinaryTrailer.error(kind, message, at: offset) }
+            return BinaryTrailer.error(
+                .truncated, "no trailer in the last 32 bytes (its unused bytes are not zero): the file looks truncated (\(message))", at: t)
+        }
         let offsetSize = Int(b[t + 6])
         let refSize = Int(b[t + 7])
         guard (1...8).contains(offsetSize) else {
-            throw BinaryTrailer.error(.syntax, "trailer offset size \(offsetSize) is not between 1 and 8", at: t + 6)
+            throw fail(.syntax, "trailer offset size \(offsetSize) is not between 1 and 8", at: t + 6)
         }
         guard (1...8).contains(refSize) else {
-            throw BinaryTrailer.error(.syntax, "trailer object reference size \(refSize) is not between 1 and 8", at: t + 7)
+            throw fail(.syntax, "trailer object reference size \(refSize) is not between 1 and 8", at: t + 7)
         }
         let count = BinaryTrailer.uint64(b, t + 8)
         let top = BinaryTrailer.uint64(b, t + 16)
         let tableOffset = BinaryTrailer.uint64(b, t + 24)
         guard count >= 1 else {
-            throw BinaryTrailer.error(.invalidReference, "trailer object count is 0", at: t + 8)
+            throw fail(.invalidReference, "trailer object count is 0", at: t + 8)
         }
         // Each offset entry takes at least one byte, so a count above the file size is a lie; checking it here also
         // keeps every later multiplication far from overflow.
         guard count <= UInt64(n) else {
-            throw BinaryTrailer.error(.truncated, "trailer claims \(count) objects, more than the file can hold", at: t + 8)
+            throw fail(.truncated, "trailer claims \(count) objects, more than the file can hold", at: t + 8)
         }
         guard count <= UInt64(max(options.maxObjectCount, 0)) else {
-            throw BinaryTrailer.error(.countLimit, "\(count) objects exceed the limit of \(options.maxObjectCount)", at: t + 8)
+            throw fail(.countLimit, "\(count) objects exceed the limit of \(options.maxObjectCount)", at: t + 8)
         }
         guard top < count else {
-            throw BinaryTrailer.error(.invalidReference, "top object \(top) is not below the object count \(count)", at: t + 16)
+            throw fail(.invalidReference, "top object \(top) is not below the object count \(count)", at: t + 16)
         }
         guard tableOffset >= UInt64(Self.headerSize + 1), tableOffset < UInt64(t) else {
-            throw BinaryTrailer.error(.invalidReference, "offset table offset \(tableOffset) points outside the object area", at: t + 24)
+            throw fail(.invalidReference, "offset table offset \(tableOffset) points outside the object area", at: t + 24)
         }
         // The widths must be able to express the counts they index (CF's checks).
         guard refSize == 8 || count < (UInt64(1) << (8 * UInt64(refSize))) else {
-            throw BinaryTrailer.error(.invalidReference, "object reference size \(refSize) is too small for \(count) objects", at: t + 7)
+            throw fail(.invalidReference, "object reference size \(refSize) is too small for \(count) objects", at: t + 7)
         }
         guard offsetSize == 8 || tableOffset < (UInt64(1) << (8 * UInt64(offsetSize))) else {
-            throw BinaryTrailer.error(.invalidReference, "offset size \(offsetSize) is too small for offset table offset \(tableOffset)", at: t + 6)
+            throw fail(.invalidReference, "offset size \(offsetSize) is too small for offset table offset \(tableOffset)", at: t + 6)
         }
         let tableEnd = Int(tableOffset) + Int(count) * offsetSize
         if tableEnd > t {
-            throw BinaryTrailer.error(.truncated, "offset table (\(count) × \(offsetSize) bytes at \(tableOffset)) runs into the trailer", at: Int(tableOffset))
+            throw fail(.truncated, "offset table (\(count) × \(offsetSize) bytes at \(tableOffset)) runs into the trailer", at: Int(tableOffset))
         }
         if tableEnd < t {
             // CF rejects bytes between the offset table and the trailer; so do we.
-            throw BinaryTrailer.error(.syntax, "\(t - tableEnd) unexpected bytes between the offset table and the trailer", at: tableEnd)
+            throw fail(.syntax, "\(t - tableEnd) unexpected bytes between the offset table and the trailer", at: tableEnd)
         }
         self.offsetSize = offsetSize
         self.refSize = refSize
