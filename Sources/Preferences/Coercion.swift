@@ -130,14 +130,18 @@ enum Coercion {
         case .string(let s)?: return s
         case .integer(let i)?: return i.description
         case .bool(let b)?: return b ? "1" : "0"
-        // A 32-bit real (`set(Float(1.1))`) as its own shortest text, as NSNumber's `stringValue` gives `1.1`.
-        case .real(let r)? where r.isFloat32 && r.value.isFinite:
-            var text = Float(r.value).description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            return text
-        case .real(let r)?: return numberText(r.value)
+        case .real(let r)?: return realText(r)
         default: return nil
         }
+    }
+
+    /// `NSNumber.stringValue` of a real: a 32-bit one (`set(Float(1.1))`) as its own shortest text (`1.1`), a double
+    /// through `numberText`.
+    static func realText(_ r: PlistReal) -> String {
+        guard r.isFloat32, r.value.isFinite else { return numberText(r.value) }
+        var text = Float(r.value).description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
     }
 
     /// `NSNumber.stringValue` of a double: integral values without `.0`.

@@ -57,13 +57,9 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
         return n
     }
 
-    /// A component as a signed decimal number (`-1` is a number, though no index), or nil for anything else.
-    static func signedIndex(_ component: String) -> Int? {
-        var digits = component.utf8[...]
-        if let first = digits.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(component)
-    }
+    /// A component as a signed decimal number (`-1` is a number, though no index), or nil for anything else: `Int`'s
+    /// own parsing, which takes an optional sign and digits only.
+    static func signedIndex(_ component: String) -> Int? { Int(component) }
 }
 
 extension PlistValue {

@@ -32,6 +32,11 @@ public enum PlistDateText {
         year.floorMod(4) == 0 && (year.floorMod(100) != 0 || year.floorMod(400) == 0)
     }
 
+    /// The days in `month` (1…12) of `year`, proleptic Gregorian.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+        cfDaysBeforeMonth(month + 1, leap: isLeap(year)) - cfDaysBeforeMonth(month, leap: isLeap(year))
+    }
+
     /// CF's days-before-month table: months 2…13 as usual (13 = a whole year), anything else 0.
     static func cfDaysBeforeMonth(_ month: Int64, leap: Bool) -> Int64 {
         let table: [Int64] = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]

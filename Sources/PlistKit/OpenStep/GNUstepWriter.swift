@@ -34,21 +34,10 @@ enum GNUstepScalarWriter {
         }
     }
 
-    /// `yyyy-MM-dd HH:mm:ss +0000` in UTC, the second rounded down (the form of `NSDate`'s description too); nil for
-    /// NaN or infinite dates and, unless `anyYear` (lossy OpenStep strings), for years outside 1…9999.
-    static func dateText(_ d: PlistDate, anyYear: Bool = false) -> String? {
-        let seconds = d.secondsSinceReferenceDate
-        guard seconds.isFinite, let c = PlistDateText.components(PlistDate(secondsSinceReferenceDate: seconds.rounded(.down))),
-              anyYear || (1...9999).contains(c.year)
-        else { return nil }
-        var s = c.year < 0 ? "-" + pad(-c.year, 4) : pad(c.year, 4)
-        s += "-" + pad(Int64(c.month), 2) + "-" + pad(Int64(c.day), 2) + " " + pad(Int64(c.hour), 2)
-        s += ":" + pad(Int64(c.minute), 2) + ":" + pad(Int64(c.second), 2)
-        return s + " +0000"
-    }
-
-    private static func pad(_ v: Int64, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    /// `PlistDescription.dateDescription` (`yyyy-MM-dd HH:mm:ss +0000` in UTC, the second rounded down), or nil for
+    /// NaN or infinite dates and years outside 1…9999, which GNUstep cannot read.
+    static func dateText(_ d: PlistDate) -> String? {
+        guard let c = PlistDateText.components(d), (1...9999).contains(c.year) else { return nil }
+        return PlistDescription.dateDescription(d)
     }
 }

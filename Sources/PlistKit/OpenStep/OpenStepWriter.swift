@@ -180,7 +180,7 @@ enum LossySpelling {
         case .integer(let i): return i.description
         case .real(let r): return r.value.description
         case .bool(let b): return b ? "YES" : "NO"
-        case .date(let d): return GNUstepScalarWriter.dateText(d, anyYear: true) ?? d.secondsSinceReferenceDate.description
+        case .date(let d): return PlistDescription.dateDescription(d)
         case .uid(let u): return String(u.value)
         case .string(let s): return s
         default: return ""

@@ -101,7 +101,7 @@ enum DefaultsValueParser {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            (1...12).contains(month), (1...PlistDateText.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         if i == b.count { return PlistDateText.date(year: year, month: month, day: day, hour: 0, minute: 0, second: 0) }
         guard expect(" ") || expect("T"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
@@ -125,14 +125,5 @@ enum DefaultsValueParser {
         guard i == b.count else { return nil }
         let utc = PlistDateText.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return PlistDate(secondsSinceReferenceDate: utc.secondsSinceReferenceDate - Double(offset))
-    }
-
-    /// Days in `month` of `year` (proleptic Gregorian, as the dates are stored).
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }

@@ -30,19 +30,14 @@ public enum DescriptionFormatter {
         switch value {
         case .string(let s): out += quoted(s)
         case .integer(let i): out += i.description
-        case .real(let r):
-            // A 32-bit real prints at float precision (`-float 0.1` reads back as 0.1, as on macOS).
-            if r.isFloat32, r.value.isFinite {
-                var text = Float(r.value).description
-                if text.hasSuffix(".0") { text.removeLast(2) }
-                out += text
-            } else {
-                out += Coercion.numberText(r.value)
-            }
+        // A 32-bit real prints at float precision (`-float 0.1` reads back as 0.1, as on macOS).
+        case .real(let r): out += Coercion.realText(r)
         case .bool(let b): out += b ? "1" : "0"
         // In a container Foundation quotes a date's text (it has spaces); `defaults read d k` prints it bare.
-        case .date(let d): out += nested ? "\"" + dateText(d) + "\"" : dateText(d)
-        case .data(let d): out += dataText(d)
+        case .date(let d):
+            let text = PlistDescription.dateDescription(d)
+            out += nested ? "\"" + text + "\"" : text
+        case .data(let d): out += PlistDescription.dataDescription(d)
         case .uid(let u): out += "<CFKeyedArchiverUID>{value = \(u)}"
         case .array(let a):
             // Foundation prefixes a nested container with its own indentation (`key =     (`).
@@ -91,32 +86,5 @@ public enum DescriptionFormatter {
             }
         }
         return out + "\""
-    }
-
-    static func dateText(_ d: PlistDate) -> String {
-        guard let c = PlistDateText.components(d) else { return "\(d.secondsSinceReferenceDate)" }
-        func pad(_ v: Int, _ w: Int = 2) -> String {
-            let t = String(v)
-            return String(repeating: "0", count: max(0, w - t.count)) + t
-        }
-        return "\(pad(Int(c.year), 4))-\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute)):\(pad(c.second)) +0000"
-    }
-
-    static func dataText(_ d: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        func hex(_ bytes: some Sequence<UInt8>) -> String {
-            var out: [UInt8] = []
-            for b in bytes {
-                out.append(digits[Int(b >> 4)])
-                out.append(digits[Int(b & 15)])
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
-        if d.count <= 24 { return "{length = \(d.count), bytes = 0x\(hex(d))}" }
-        // The first 16 and the last 8 bytes in groups of four, each group followed by a space.
-        func groups(_ bytes: Data) -> String {
-            stride(from: bytes.startIndex, to: bytes.endIndex, by: 4).map { hex(bytes[$0..<min($0 + 4, bytes.endIndex)]) + " " }.joined()
-        }
-        return "{length = \(d.count), bytes = 0x\(groups(d.prefix(16)))... \(groups(d.suffix(8)))}"
     }
 }
