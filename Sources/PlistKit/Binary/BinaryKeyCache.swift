@@ -1,6 +1,7 @@
-/// Remembers the keys (and lookup indexes) of recently decoded dictionaries by the raw bytes of their key
-/// references, so a run of records with the same keys — an array of dictionaries, as writers unique key strings —
-/// copies known-distinct keys and shares one index instead of decoding, checking and hashing them per record.
+/// Recognises a dictionary whose key references are, byte for byte, those of a recently read one — a run of records
+/// with the same keys, as writers unique key strings — so the sink can reuse that dictionary's checked keys and index
+/// (`PlistEventSink.rememberKeys`) instead of receiving, checking and hashing them per record. The cache holds where
+/// the key references lie; the sink holds the keys, in the same slot.
 ///
 /// In documents whose dictionaries rarely share key sets (configuration files) every lookup misses and costs a hash
 /// and an entry; after 256 misses in a row the cache only probes one dictionary in 64 until it hits again.
@@ -8,39 +9,41 @@ struct BinaryKeyCache {
     struct Entry {
         var keyRefs: Int
         var count: Int
-        /// The first dictionary read with these keys (its keys are known distinct; its index fits them).
-        var dictionary: PlistDictionary
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: 256)
     private var missesInARow = 0
     private var skipped = 0
 
-    /// The entry whose key references are byte-for-byte those at `keyRefs`, if any, and whether the cache was
-    /// consulted (only then should the dictionary be stored after a miss).
-    @inline(__always) mutating func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> (entry: Entry?, probed: Bool) {
+    /// The slot of the entry whose key references are byte-for-byte those at `keyRefs`, if any, and whether the
+    /// cache was consulted (only then should the dictionary be stored after a miss).
+    @inline(__always) mutating func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> (slot: Int?, probed: Bool) {
         guard count >= 2 else { return (nil, false) }
         if missesInARow >= 256 {
             skipped &+= 1
             guard skipped & 63 == 0 else { return (nil, false) }
         }
-        if let entry = match(base: base, keyRefs: keyRefs, count: count, refSize: refSize) {
+        if let slot = match(base: base, keyRefs: keyRefs, count: count, refSize: refSize) {
             missesInARow = 0
-            return (entry, true)
+            return (slot, true)
         }
         missesInARow += 1
         return (nil, true)
     }
 
-    @inline(__always) private func match(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Entry? {
-        guard let entry = entries[Self.slot(base, keyRefs, count, refSize)], entry.count == count else { return nil }
-        if entry.keyRefs == keyRefs { return entry }
-        return SWAR.equal(base + entry.keyRefs, base + keyRefs, count: count * refSize) ? entry : nil
+    @inline(__always) private func match(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Int? {
+        let slot = Self.slot(base, keyRefs, count, refSize)
+        guard let entry = entries[slot], entry.count == count else { return nil }
+        if entry.keyRefs == keyRefs { return slot }
+        return SWAR.equal(base + entry.keyRefs, base + keyRefs, count: count * refSize) ? slot : nil
     }
 
-    /// Remembers the keys of a dictionary whose lookup missed.
-    mutating func store(keyRefs: Int, count: Int, refSize: Int, dictionary: PlistDictionary, base: UnsafeRawPointer) {
-        entries[Self.slot(base, keyRefs, count, refSize)] = Entry(keyRefs: keyRefs, count: count, dictionary: dictionary)
+    /// Remembers where the key references of a dictionary whose lookup missed lie; returns the slot, where the sink
+    /// keeps the keys.
+    mutating func store(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> Int {
+        let slot = Self.slot(base, keyRefs, count, refSize)
+        entries[slot] = Entry(keyRefs: keyRefs, count: count)
+        return slot
     }
 
     /// A slot chosen from a hash of all the key-reference bytes (records with optional keys make many similar

@@ -11,6 +11,37 @@
 enum BinaryReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
         let trailer = try BinaryTrailer(bytes, options: options)
-        return try BinaryObjectReader.readRoot(bytes, trailer: trailer, options: options)
+        do {
+            return try PlistTreeBuilder.build(options, format: .binary) {
+                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, into: &$0)
+            }
+        } catch is BinaryBudgetExhausted {
+            // Offset entries alias one another: read again with objects remembered by offset.
+            return try PlistTreeBuilder.build(options, format: .binary) {
+                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: true, into: &$0)
+            }
+        }
+    }
+
+    /// Sends the document's events to `sink`. A sink that cannot stand in for repeated subtrees
+    /// (`PlistEventSink.rememberSubtree`) gets them again each time, up to the decoding budget; past it the document
+    /// is refused as overlapping, where the tree reader would read it again by offset.
+    static func parse<Sink: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, into sink: inout Sink
+    ) throws {
+        let trailer = try BinaryTrailer(bytes, options: options)
+        do {
+            try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, into: &sink)
+        } catch let exhausted as BinaryBudgetExhausted {
+            throw exhausted.error
+        }
+    }
+}
+
+/// Thrown when a first reading runs out of decoding budget (see `BinaryEventSource`).
+struct BinaryBudgetExhausted: Error {
+    let offset: Int
+    var error: PlistError {
+        BinaryTrailer.error(.invalidReference, "objects overlap: decoding would exceed four times the input size", at: offset)
     }
 }

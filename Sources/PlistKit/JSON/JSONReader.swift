@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reads JSON (RFC 8259, strictly) into a property-list value, with `plutil`'s typing rules.
+/// Reads JSON (RFC 8259, strictly) as property-list events, with `plutil`'s typing rules.
 ///
 /// - Input is UTF-8 (a leading byte-order mark is skipped; invalid UTF-8 is an `.encoding` error at its offset), or
 ///   UTF-16/UTF-32 recognised by byte-order mark or by RFC 4627's zero bytes, converted first, as Apple's
@@ -15,55 +15,49 @@ import Darwin
 ///   `JSONSerialization`); every other number becomes a real; a number beyond the range of `Double` is an error.
 /// - `null` has no property-list form: an `.invalidValue` error.
 /// - Any value may be the root (RFC 8259); Apple `plutil` accepts only an array or an object there.
-/// - Nesting is capped by `options.maxDepth`, values by `options.maxObjectCount`; duplicate keys follow
-///   `options.duplicateKeys` (last wins by default, as `JSONSerialization`).
+/// - Nesting, value count and duplicate keys are the sink's business (`ReadLimits`, `PlistTreeBuilder`): last wins
+///   by default, as in `JSONSerialization`.
 /// - Errors carry the byte offset and line:column.
 enum JSONReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        // UTF-16 and UTF-32, by byte-order mark or by RFC 4627's zero-byte pattern, as Apple's `JSONSerialization`
-        // and Python's `json` read them; converted to UTF-8 and error offsets mapped back.
-        if let wide = WideText.detect(bytes, unmarkedFirst: { _ in true }) {
-            let utf8 = try wide.utf8(bytes, format: .json)
-            return try utf8.withUnsafeBytes { converted in
-                do {
-                    return try readUTF8(converted, options: options)
-                } catch var e as PlistError {
-                    if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
-                    throw e
-                }
-            }
-        }
-        return try readUTF8(bytes, options: options)
+        try PlistTreeBuilder.build(options, format: .json) { try parse(bytes, into: &$0) }
     }
 
-    private static func readUTF8(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
+    /// Sends the document's events to `sink`.
+    static func parse<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
+        // UTF-16 and UTF-32, by byte-order mark or by RFC 4627's zero-byte pattern, as Apple's `JSONSerialization`
+        // and Python's `json` read them; converted to UTF-8, and positions mapped back.
+        let wide = WideText.detect(bytes, unmarkedFirst: { _ in true })
+        var map = OffsetMap(originalIsUTF8: wide == nil)
         do {
-            var parser = JSONParser(bytes, options: options)
-            return try parser.document()
+            guard let wide else { return try parseUTF8(bytes, into: &sink) }
+            let utf8 = try wide.utf8(bytes, format: .json, appendingTo: &map)
+            try utf8.withUnsafeBytes { try parseUTF8($0, into: &sink) }
         } catch let e as PlistError {
-            throw e.located(in: bytes)
+            throw map.locate(e, in: bytes)
         }
+    }
+
+    private static func parseUTF8<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
+        var source = JSONEventSource(bytes, sink: sink)
+        defer { sink = source.sink }
+        try source.document()
     }
 }
 
-/// A recursive-descent parser over raw bytes.
-struct JSONParser {
+/// A recursive-descent parser over raw bytes that sends what it reads to a sink.
+struct JSONEventSource<Sink: PlistEventSink> {
     let b: UnsafeRawBufferPointer
     let n: Int
     var i = 0
-    let maxDepth: Int
-    let maxObjects: Int
-    let duplicateKeys: DuplicateKeyPolicy
-    var objects = 0
+    var sink: Sink
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
 
-    init(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) {
+    init(_ bytes: UnsafeRawBufferPointer, sink: Sink) {
         b = bytes
         n = bytes.count
-        maxDepth = options.maxDepth
-        maxObjects = options.maxObjectCount
-        duplicateKeys = options.duplicateKeys
+        self.sink = sink
     }
 
     func error(_ kind: PlistError.Kind, _ message: String, at offset: Int) -> PlistError {
@@ -78,14 +72,13 @@ struct JSONParser {
         return "byte 0x\(String(c, radix: 16, uppercase: true))"
     }
 
-    mutating func document() throws -> PlistValue {
+    mutating func document() throws {
         if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         skipSpace()
         guard i < n else { throw error(.truncated, "the document is empty", at: i) }
-        let v = try value(depth: 0)
+        try value()
         skipSpace()
         guard i >= n else { throw error(.syntax, "unexpected \(describe(i)) after the top-level value", at: i) }
-        return v
     }
 
     @inline(__always) mutating func skipSpace() {
@@ -96,32 +89,27 @@ struct JSONParser {
         }
     }
 
-    mutating func count() throws {
-        objects += 1
-        if objects > maxObjects {
-            throw error(.countLimit, "more than \(maxObjects) values (the read options' maxObjectCount)", at: i)
-        }
-    }
-
-    mutating func value(depth: Int) throws -> PlistValue {
+    mutating func value() throws {
         guard i < n else { throw error(.truncated, "a value is missing at the end of input", at: i) }
-        try count()
+        let start = i
         switch b[i] {
-        case 0x7B: return try object(depth: depth)
-        case 0x5B: return try array(depth: depth)
-        case 0x22: return .string(try string())
+        case 0x7B: try object()
+        case 0x5B: try array()
+        case 0x22:
+            let s = try string()
+            try sink.value(.string(s), at: start..<i)
         case 0x74:
             try literal("true")
-            return .bool(true)
+            try sink.value(.bool(true), at: start..<i)
         case 0x66:
             try literal("false")
-            return .bool(false)
+            try sink.value(.bool(false), at: start..<i)
         case 0x6E:
-            let at = i
             try literal("null")
-            throw error(.invalidValue, "null has no property-list form", at: at)
+            throw error(.invalidValue, "null has no property-list form", at: start)
         case 0x2D, 0x30...0x39:
-            return try number()
+            let v = try number()
+            try sink.value(v, at: start..<i)
         default:
             throw error(.syntax, "unexpected \(describe(i)); expected a value", at: i)
         }
@@ -138,22 +126,23 @@ struct JSONParser {
         i = start + len
     }
 
-    mutating func array(depth: Int) throws -> PlistValue {
-        guard depth < maxDepth else { throw error(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", at: i) }
+    mutating func array() throws {
+        try sink.beginArray(count: nil, at: i..<(i + 1))
         i += 1
-        var elements: [PlistValue] = []
         skipSpace()
         if i < n && b[i] == 0x5D {
             i += 1
-            return .array(elements)
+            return try sink.endArray(at: (i - 1)..<i)
         }
+        var count = 0
         while true {
             skipSpace()
             do {
-                elements.append(try value(depth: depth + 1))
+                try value()
             } catch let e as PlistError {
-                throw e.inside(String(elements.count))
+                throw e.inside(String(count))
             }
+            count += 1
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an array", at: i) }
             if b[i] == 0x2C {
@@ -162,20 +151,19 @@ struct JSONParser {
             }
             if b[i] == 0x5D {
                 i += 1
-                return .array(elements)
+                return try sink.endArray(at: (i - 1)..<i)
             }
             throw error(.syntax, "unexpected \(describe(i)) in an array; expected ',' or ']'", at: i)
         }
     }
 
-    mutating func object(depth: Int) throws -> PlistValue {
-        guard depth < maxDepth else { throw error(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", at: i) }
+    mutating func object() throws {
+        try sink.beginDictionary(count: nil, at: i..<(i + 1))
         i += 1
-        var dict = PlistDictionary()
         skipSpace()
         if i < n && b[i] == 0x7D {
             i += 1
-            return .dictionary(dict)
+            return try sink.endDictionary(at: (i - 1)..<i)
         }
         while true {
             skipSpace()
@@ -183,28 +171,16 @@ struct JSONParser {
             guard b[i] == 0x22 else { throw error(.syntax, "unexpected \(describe(i)); expected a string key", at: i) }
             let keyAt = i
             let key = try string()
+            try sink.key(key, at: keyAt..<i)
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends after an object key", at: i) }
             guard b[i] == 0x3A else { throw error(.syntax, "unexpected \(describe(i)); expected ':' after a key", at: i) }
             i += 1
             skipSpace()
-            let v: PlistValue
             do {
-                v = try value(depth: depth + 1)
+                try value()
             } catch let e as PlistError {
                 throw e.inside(key)
-            }
-            if let existing = dict.index(forKey: key) {
-                switch duplicateKeys {
-                case .lastWins: dict.setValue(v, at: existing)
-                case .firstWins: break
-                case .reject:
-                    var e = error(.duplicateKey, "the key \"\(key)\" appears twice in one object", at: keyAt)
-                    e.keyPath = KeyPath(components: [key])
-                    throw e
-                }
-            } else {
-                dict.appendNew(key, v)
             }
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an object", at: i) }
@@ -214,7 +190,7 @@ struct JSONParser {
             }
             if b[i] == 0x7D {
                 i += 1
-                return .dictionary(dict)
+                return try sink.endDictionary(at: (i - 1)..<i)
             }
             throw error(.syntax, "unexpected \(describe(i)) in an object; expected ',' or '}'", at: i)
         }
@@ -340,10 +316,6 @@ struct JSONParser {
 
     // MARK: Numbers
 
-    private static let exactPowers: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ]
 
     mutating func number() throws -> PlistValue {
         let start = i
@@ -434,7 +406,7 @@ struct JSONParser {
         }
         if !dropped && mantissa < (1 << 53) && exponent >= -22 && exponent <= 22 {
             var d = Double(mantissa)
-            d = exponent < 0 ? d / Self.exactPowers[-exponent] : d * Self.exactPowers[exponent]
+            d = exponent < 0 ? d / jsonExactPowers[-exponent] : d * jsonExactPowers[exponent]
             return .real(PlistReal(negative ? -d : d))
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
@@ -444,3 +416,9 @@ struct JSONParser {
         return .real(PlistReal(d))
     }
 }
+
+/// Powers of ten a `Double` holds exactly (for the exact fast path of number parsing).
+private let jsonExactPowers: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+]

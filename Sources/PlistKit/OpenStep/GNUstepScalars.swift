@@ -3,19 +3,19 @@ enum GNUstepScalars {
     // MARK: Reading
 
     /// Decimal integer with an optional sign, in −2^63 … 2^64−1.
-    static func integer(_ t: UnsafeBufferPointer<UInt8>, _ parser: OpenStepParser, at offset: Int) throws -> PlistInteger {
+    static func integer(_ t: UnsafeBufferPointer<UInt8>, _ format: PlistFormat, at offset: Int) throws -> PlistInteger {
         var j = 0
         var negative = false
         if t[0] == 0x2D || t[0] == 0x2B {
             negative = t[0] == 0x2D
             j = 1
         }
-        guard j < t.count else { throw parser.error(.invalidValue, "<*I…> needs digits", at: offset) }
+        guard j < t.count else { throw PlistError(.invalidValue, "<*I…> needs digits", format: format, offset: offset) }
         var magnitude: UInt64 = 0
         var overflow = false
         while j < t.count {
             let d = t[j] &- 0x30
-            guard d < 10 else { throw parser.error(.invalidValue, "<*I…> holds a non-digit", at: offset + j) }
+            guard d < 10 else { throw PlistError(.invalidValue, "<*I…> holds a non-digit", format: format, offset: offset + j) }
             let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
             let (m2, o2) = m1.addingReportingOverflow(UInt64(d))
             overflow = overflow || o1 || o2
@@ -23,13 +23,13 @@ enum GNUstepScalars {
             j += 1
         }
         guard !overflow, let v = PlistInteger(negative: negative, magnitude: magnitude) else {
-            throw parser.error(.integerOutOfRange, "<*I…> is outside −2^63 … 2^64−1", at: offset)
+            throw PlistError(.integerOutOfRange, "<*I…> is outside −2^63 … 2^64−1", format: format, offset: offset)
         }
         return v
     }
 
     /// A decimal real, or nan / inf / infinity with an optional sign (case-insensitive).
-    static func real(_ t: UnsafeBufferPointer<UInt8>, _ parser: OpenStepParser, at offset: Int) throws -> PlistReal {
+    static func real(_ t: UnsafeBufferPointer<UInt8>, _ format: PlistFormat, at offset: Int) throws -> PlistReal {
         var lower = ""
         lower.reserveCapacity(t.count)
         for c in t {
@@ -37,7 +37,7 @@ enum GNUstepScalars {
             switch c {
             case 0x30...0x39, 0x2B, 0x2D, 0x2E: lower.unicodeScalars.append(Unicode.Scalar(c))
             case 0x41...0x5A, 0x61...0x7A: lower.unicodeScalars.append(Unicode.Scalar(c | 0x20))
-            default: throw parser.error(.invalidValue, "<*R…> is not a number", at: offset)
+            default: throw PlistError(.invalidValue, "<*R…> is not a number", format: format, offset: offset)
             }
         }
         switch lower {
@@ -47,16 +47,16 @@ enum GNUstepScalars {
         default: break
         }
         guard lower.utf8.allSatisfy({ $0 < 0x61 || $0 == 0x65 }), let v = Double(lower) else {
-            throw parser.error(.invalidValue, "<*R…> is not a number", at: offset)
+            throw PlistError(.invalidValue, "<*R…> is not a number", format: format, offset: offset)
         }
         return PlistReal(v)
     }
 
     /// `yyyy-MM-dd HH:mm:ss ±zzzz` (seconds may carry a fraction, which PlistKit writes for exactness).
-    static func date(_ t: UnsafeBufferPointer<UInt8>, _ parser: OpenStepParser, at offset: Int) throws -> PlistDate {
+    static func date(_ t: UnsafeBufferPointer<UInt8>, _ format: PlistFormat, at offset: Int) throws -> PlistDate {
         var j = 0
         func bad() -> PlistError {
-            parser.error(.invalidValue, "<*D…> must look like 2024-01-31 23:59:59 +0000", at: offset)
+            PlistError(.invalidValue, "<*D…> must look like 2024-01-31 23:59:59 +0000", format: format, offset: offset)
         }
         func number(_ width: Int) throws -> Int64 {
             guard j + width <= t.count else { throw bad() }

@@ -24,67 +24,64 @@ enum OpenStepReader {
     static func readDetectingFormat(
         _ bytes: UnsafeRawBufferPointer, format: PlistFormat = .openStep, options: PlistReadOptions
     ) throws -> (value: PlistValue, format: PlistFormat) {
-        let n = bytes.count
+        var dialect = format
+        let value = try PlistTreeBuilder.build(options, format: format) { dialect = try parse(bytes, format: format, into: &$0) }
+        return (value, dialect)
+    }
+
+    /// Sends the document's events to `sink` and returns its dialect (see `readDetectingFormat`).
+    static func parse<Sink: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, format: PlistFormat, into sink: inout Sink
+    ) throws -> PlistFormat {
         // Only a byte-order mark decides (CF's guess from a leading `{` in UTF-16LE is not copied).
-        if let wide = WideText.detect(bytes, unmarkedFirst: { _ in false }), wide.bomLength > 0 {
-            let utf8 = try wide.utf8(bytes, format: format)
-            return try utf8.withUnsafeBytes { buffer in
-                do {
-                    return try parse(buffer, start: 0, format: format, options: options)
-                } catch var error as PlistError {
-                    // Offsets would point into the transcoded text, so only line:column is reported.
-                    error = error.located(in: buffer)
-                    error.offset = nil
-                    throw error
-                }
-            }
-        }
-        let start = n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        let wide = WideText.detect(bytes, unmarkedFirst: { _ in false }).flatMap { $0.bomLength > 0 ? $0 : nil }
+        var map = OffsetMap(originalIsUTF8: wide == nil)
         do {
-            return try parse(bytes, start: start, format: format, options: options)
+            if let wide {
+                let utf8 = try wide.utf8(bytes, format: format, appendingTo: &map)
+                return try utf8.withUnsafeBytes { try parseUTF8($0, start: 0, format: format, into: &sink) }
+            }
+            let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            return try parseUTF8(bytes, start: start, format: format, into: &sink)
         } catch let error as PlistError {
-            var located = error.located(in: bytes)
-            // The byte-order mark is not a column of the text.
-            if start == 3, located.line == 1, let column = located.column, column > 1 { located.column = column - 1 }
-            throw located
+            throw map.locate(error, in: bytes)
         }
     }
 
-    private static func parse(
-        _ bytes: UnsafeRawBufferPointer, start: Int, format: PlistFormat, options: PlistReadOptions
-    ) throws -> (value: PlistValue, format: PlistFormat) {
+    private static func parseUTF8<Sink: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, start: Int, format: PlistFormat, into sink: inout Sink
+    ) throws -> PlistFormat {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > start else {
-            return (.dictionary(PlistDictionary()), .openStep)
+            try sink.beginDictionary(count: 0, at: start..<start)
+            try sink.endDictionary(at: start..<start)
+            return format == .strings ? .strings : .openStep
         }
-        var parser = OpenStepParser(base: base, count: bytes.count, start: start, format: format, options: options)
-        return try parser.parseDocument(asStrings: format == .strings)
+        var source = OpenStepEventSource(base: base, count: bytes.count, start: start, format: format, sink: sink)
+        defer { sink = source.sink }
+        return try source.parseDocument(asStrings: format == .strings)
     }
 }
 
-/// The scanner: one pass over UTF-8 bytes, recursive descent with an explicit depth cap.
-struct OpenStepParser {
+/// The scanner: one pass over UTF-8 bytes, recursive descent, sending what it reads to a sink (which bounds the
+/// nesting: `ReadLimits`).
+struct OpenStepEventSource<Sink: PlistEventSink> {
     let p: UnsafePointer<UInt8>
     let n: Int
     let start: Int
     var i: Int
     /// The dialect errors are reported in: the caller's format, `.strings` once a strings body is being read.
     var format: PlistFormat
-    let maxDepth: Int
-    let maxObjects: Int
-    let duplicateKeys: DuplicateKeyPolicy
-    var objects = 0
+    var sink: Sink
     var usedGNUstep = false
     var scratch: [UInt8] = []
 
-    init(base: UnsafePointer<UInt8>, count: Int, start: Int, format: PlistFormat, options: PlistReadOptions) {
+    init(base: UnsafePointer<UInt8>, count: Int, start: Int, format: PlistFormat, sink: Sink) {
         p = base
         n = count
         self.start = start
         i = start
         self.format = format
-        maxDepth = options.maxDepth
-        maxObjects = options.maxObjectCount
-        duplicateKeys = options.duplicateKeys
+        self.sink = sink
     }
 
     // MARK: Errors
@@ -103,26 +100,41 @@ struct OpenStepParser {
 
     // MARK: Document
 
-    mutating func parseDocument(asStrings: Bool) throws -> (value: PlistValue, format: PlistFormat) {
-        guard try skipSpace() else { return (.dictionary(PlistDictionary()), asStrings ? .strings : .openStep) }
-        if asStrings {
-            format = .strings
-            let d = try parseDictionaryBody(depth: 1, braced: false)  // the implicit dictionary is a level, as `{…}`
-            return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
+    mutating func parseDocument(asStrings: Bool) throws -> PlistFormat {
+        guard try skipSpace() else {
+            try sink.beginDictionary(count: 0, at: i..<i)
+            try sink.endDictionary(at: i..<i)
+            return asStrings ? .strings : .openStep
         }
-        let value = try parseValue(depth: 0)
-        guard try skipSpace() else { return (value, usedGNUstep ? .gnustep : .openStep) }
-        if case .string = value {
-            // A top-level string followed by more text: the document is a .strings body (CF does the same).
-            i = start
-            objects = 0
-            usedGNUstep = false
-            format = .strings
-            _ = try skipSpace()
-            let d = try parseDictionaryBody(depth: 1, braced: false)  // the implicit dictionary is a level, as `{…}`
-            return (.dictionary(d), usedGNUstep ? .gnustep : .strings)
+        if asStrings { return try parseStringsBody() }
+        let first = i
+        let c = p[i]
+        if c == 0x22 || c == 0x27 || OpenStepBytes.isUnquoted(c) {
+            // A top-level string followed by more text is a .strings body (CF does the same): look past the string
+            // before sending it.
+            let string = c == 0x22 || c == 0x27 ? try parseQuoted() : parseUnquoted()
+            let end = i
+            if try skipSpace() {
+                i = start
+                return try parseStringsBody()
+            }
+            try sink.value(.string(string), at: first..<end)
+            return .openStep
         }
+        try parseValue()
+        guard try skipSpace() else { return usedGNUstep ? .gnustep : .openStep }
         throw error(.syntax, "junk after the property list: \(describeCurrent())")
+    }
+
+    /// The document as `key = value;` pairs of one implicit dictionary (a level of nesting, like `{…}`).
+    mutating func parseStringsBody() throws -> PlistFormat {
+        format = .strings
+        _ = try skipSpace()
+        let at = i
+        try sink.beginDictionary(count: nil, at: at..<at)
+        try parseDictionaryBody(braced: false)
+        try sink.endDictionary(at: i..<i)
+        return usedGNUstep ? .gnustep : .strings
     }
 
     // MARK: Whitespace and comments
@@ -183,111 +195,99 @@ struct OpenStepParser {
 
     // MARK: Values
 
-    @inline(__always)
-    mutating func countObject() throws {
-        objects += 1
-        if objects > maxObjects {
-            throw error(.countLimit, "more than \(maxObjects) objects (maxObjectCount)")
-        }
-    }
-
-    /// Parses a value at `i` (which is at a non-space byte). `depth` is the number of enclosing containers.
-    mutating func parseValue(depth: Int) throws -> PlistValue {
-        try countObject()
+    /// Parses a value at `i` (which is at a non-space byte) and sends it to the sink.
+    mutating func parseValue() throws {
         let c = p[i]
+        let at = i
         switch c {
         case 0x7B:  // {
-            try checkDepth(depth)
+            try sink.beginDictionary(count: nil, at: at..<(at + 1))
             i += 1
-            let dict = try parseDictionaryBody(depth: depth + 1, braced: true)
-            // GNUstep text has no UID form; a lone `CF$UID` key with an integer stands for one, as in XML.
-            if dict.count == 1, case .integer(let v) = dict[0].value, let u = v.uint64Value, dict[0].key == "CF$UID" {
-                return .uid(UID(u))
-            }
-            return .dictionary(dict)
+            try parseDictionaryBody(braced: true)
+            try sink.endDictionary(at: (i - 1)..<i)
         case 0x28:  // (
-            try checkDepth(depth)
+            try sink.beginArray(count: nil, at: at..<(at + 1))
             i += 1
-            return .array(try parseArray(depth: depth + 1))
+            try parseArray()
+            try sink.endArray(at: (i - 1)..<i)
         case 0x3C:  // <
-            return try parseAngle()
+            let value = try parseAngle()
+            try sink.value(value, at: at..<i)
         case 0x22, 0x27:
-            return .string(try parseQuoted())
+            let string = try parseQuoted()
+            try sink.value(.string(string), at: at..<i)
         default:
-            if Self.isUnquoted(c) { return .string(parseUnquoted()) }
-            throw error(.syntax, "unexpected \(describeCurrent()) where a value was expected")
+            guard OpenStepBytes.isUnquoted(c) else { throw error(.syntax, "unexpected \(describeCurrent()) where a value was expected") }
+            let string = parseUnquoted()
+            try sink.value(.string(string), at: at..<i)
         }
     }
 
-    @inline(__always)
-    func checkDepth(_ depth: Int) throws {
-        if depth >= maxDepth {
-            throw error(.depthLimit, "more than \(maxDepth) nested arrays or dictionaries (maxDepth)")
-        }
-    }
-
-    mutating func parseArray(depth: Int) throws -> [PlistValue] {
+    /// Array elements up to and including `)`.
+    mutating func parseArray() throws {
         let open = i - 1
-        var out: [PlistValue] = []
+        var count = 0
         while true {
             guard try skipSpace() else { throw error(.truncated, "array starting here is missing its ')'", at: open) }
             if p[i] == 0x29 {
                 i += 1
-                return out
+                return
             }
             do {
-                out.append(try parseValue(depth: depth))
+                try parseValue()
             } catch let e as PlistError {
-                throw e.inside(String(out.count))
+                throw e.inside(String(count))
             }
+            count += 1
             guard try skipSpace() else { throw error(.truncated, "array starting here is missing its ')'", at: open) }
             let c = p[i]
             if c == 0x2C {
                 i += 1
             } else if c == 0x29 {
                 i += 1
-                return out
+                return
             } else {
                 throw error(.syntax, "expected ',' or ')' in array, found \(describeCurrent())")
             }
         }
     }
 
-    /// Dictionary entries up to `}` (braced) or the end of input (a .strings body).
-    mutating func parseDictionaryBody(depth: Int, braced: Bool) throws -> PlistDictionary {
+    /// Dictionary entries up to and including `}` (braced) or up to the end of input (a .strings body).
+    mutating func parseDictionaryBody(braced: Bool) throws {
         let open = i - 1
-        var dict = PlistDictionary()
         while true {
             guard try skipSpace() else {
                 if braced { throw error(.truncated, "dictionary starting here is missing its '}'", at: open) }
-                return dict
+                return
             }
             let c = p[i]
             if braced && c == 0x7D {
                 i += 1
-                return dict
+                return
             }
+            let keyStart = i
             let key: String
             if c == 0x22 || c == 0x27 {
                 key = try parseQuoted()
-            } else if Self.isUnquoted(c) {
+            } else if OpenStepBytes.isUnquoted(c) {
                 key = parseUnquoted()
             } else if braced {
                 throw error(.syntax, "expected a key or '}' in dictionary, found \(describeCurrent())")
             } else {
                 throw error(.syntax, "expected a key in strings file, found \(describeCurrent())")
             }
+            let keyRange = keyStart..<i
             guard try skipSpace() else { throw error(.truncated, "missing ';' after key \"\(key)\"") }
-            let value: PlistValue
             if p[i] == 0x3B {
                 // `key;` is shorthand for `key = key;` (strings files use it).
-                try countObject()
-                value = .string(key)
+                try sink.key(key, at: keyRange)
+                try sink.value(.string(key), at: keyRange)
             } else if p[i] == 0x3D {
                 i += 1
                 do {
+                    try sink.key(key, at: keyRange)
                     guard try skipSpace() else { throw error(.truncated, "missing value after '='") }
-                    value = try parseValue(depth: depth)
+                    try parseValue()
                 } catch let e as PlistError {
                     throw e.inside(key)
                 }
@@ -301,35 +301,15 @@ struct OpenStepParser {
                 throw error(.syntax, "expected '=' or ';' after key \"\(key)\", found \(describeCurrent())")
             }
             i += 1
-            guard let existing = dict.index(forKey: key) else {
-                dict.appendNew(key, value)
-                continue
-            }
-            switch duplicateKeys {
-            case .lastWins: dict.setValue(value, at: existing)
-            case .firstWins: break
-            case .reject: throw error(.duplicateKey, "duplicate key \"\(key)\"")
-            }
         }
     }
 
     // MARK: Strings
 
-    /// `[A-Za-z0-9_$/:.-]`, as a bit set over ASCII.
-    @inline(__always)
-    static func isUnquoted(_ c: UInt8) -> Bool {
-        // 0–63: '$'(36) '-'(45) '.'(46) '/'(47) '0'–'9'(48–57) ':'(58); 64–127: 'A'–'Z', '_'(95), 'a'–'z'.
-        let low: UInt64 = (1 << 36) | (1 << 45) | (1 << 46) | (1 << 47) | (0x3FF << 48) | (1 << 58)
-        let high: UInt64 = (0x3FF_FFFF << 1) | (1 << 31) | (0x3FF_FFFF << 33)
-        if c < 64 { return low >> c & 1 != 0 }
-        if c < 128 { return high >> (c - 64) & 1 != 0 }
-        return false
-    }
-
     mutating func parseUnquoted() -> String {
         let s = i
         i += 1
-        while i < n, Self.isUnquoted(p[i]) { i += 1 }
+        while i < n, OpenStepBytes.isUnquoted(p[i]) { i += 1 }
         return String(decoding: UnsafeBufferPointer(start: p + s, count: i - s), as: UTF8.self)
     }
 
@@ -407,7 +387,7 @@ struct OpenStepParser {
             case 0x55:  // \U + up to four hex digits (a UTF-16 code unit)
                 var v: UInt32 = 0
                 var digits = 0
-                while digits < 4, i < n, let h = Self.hexValue(p[i]) {
+                while digits < 4, i < n, let h = OpenStepBytes.hexValue(p[i]) {
                     v = v << 4 | UInt32(h)
                     i += 1
                     digits += 1
@@ -438,17 +418,6 @@ struct OpenStepParser {
         throw error(.truncated, "unterminated quoted string", at: open)
     }
 
-    @inline(__always)
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
-    }
-
-
     // MARK: Data and GNUstep forms
 
     /// At `<`: hex data, or a GNUstep `<*…>` / `<[…]>` form.
@@ -477,11 +446,11 @@ struct OpenStepParser {
         let start = i
         let (written, fault) = data.withUnsafeMutableBytes { out -> (Int, Int?) in
             guard let base = out.baseAddress else { return (0, start) }
-            return Self.hexPairs(p, from: start, to: end, atEndOfInput: end == n, into: base.assumingMemoryBound(to: UInt8.self))
+            return OpenStepBytes.hexPairs(p, from: start, to: end, atEndOfInput: end == n, into: base.assumingMemoryBound(to: UInt8.self))
         }
         if let fault {
             let c = p[fault]
-            if Self.nibble(c) < 16 {  // a digit without its pair
+            if OpenStepBytes.nibble(c) < 16 {  // a digit without its pair
                 throw error(.syntax, "data has an odd number of hex digits", at: fault)
             }
             i = fault
@@ -489,77 +458,6 @@ struct OpenStepParser {
         }
         if written < data.count { data.count = written }
         return data
-    }
-
-    /// The decoding loop of `decodeHex`, free of `self` so the compiler keeps everything in registers. Returns the
-    /// bytes written, or the offset of the first fault: a lone digit (odd count) or a byte that is not a hex digit.
-    static func hexPairs(
-        _ p: UnsafePointer<UInt8>, from: Int, to end: Int, atEndOfInput: Bool, into out: UnsafeMutablePointer<UInt8>
-    ) -> (Int, Int?) {
-        hexTable.withUnsafeBufferPointer { table in
-            hexPairs(p, from: from, to: end, atEndOfInput: atEndOfInput, into: out, table: table.baseAddress.unsafelyUnwrapped)
-        }
-    }
-
-    /// Hex digit values, 0xFF for other bytes: a table instead of comparisons, because random hex digits make the
-    /// digit-or-letter branch unpredictable.
-    static let hexTable: [UInt8] = (0..<256).map { nibble(UInt8($0)) }
-
-    @inline(__always)
-    static func hexPairs(
-        _ p: UnsafePointer<UInt8>, from: Int, to end: Int, atEndOfInput: Bool, into out: UnsafeMutablePointer<UInt8>,
-        table t: UnsafePointer<UInt8>
-    ) -> (Int, Int?) {
-        var o = 0
-        var k = from
-        while k < end {
-            // Fast path: four pairs in a row, as writers group them.
-            if k + 8 <= end {
-                let a = t[Int(p[k])], b = t[Int(p[k + 1])], c = t[Int(p[k + 2])], d = t[Int(p[k + 3])]
-                let e = t[Int(p[k + 4])], f = t[Int(p[k + 5])], g = t[Int(p[k + 6])], h = t[Int(p[k + 7])]
-                if (a | b | c | d | e | f | g | h) < 16 {
-                    out[o] = a << 4 | b
-                    out[o + 1] = c << 4 | d
-                    out[o + 2] = e << 4 | f
-                    out[o + 3] = g << 4 | h
-                    o += 4
-                    k += 8
-                    continue
-                }
-            }
-            let ch = p[k]
-            let hi = t[Int(ch)]
-            if hi < 16 {
-                guard k + 1 < end else {
-                    if atEndOfInput { return (o, nil) }  // the missing '>' is the error to report
-                    return (o, k)
-                }
-                let lo = t[Int(p[k + 1])]
-                guard lo < 16 else {
-                    let d = p[k + 1]
-                    return (o, d == 0x20 || (d >= 0x09 && d <= 0x0D) || d == 0xE2 ? k : k + 1)
-                }
-                out[o] = hi << 4 | lo
-                o += 1
-                k += 2
-            } else if ch == 0x20 || (ch >= 0x09 && ch <= 0x0D) {
-                k += 1
-            } else if ch == 0xE2, k + 2 < end, p[k + 1] == 0x80, p[k + 2] == 0xA8 || p[k + 2] == 0xA9 {
-                k += 3
-            } else {
-                return (o, k)
-            }
-        }
-        return (o, nil)
-    }
-
-    /// The value of a hex digit, or 0xFF.
-    @inline(__always)
-    static func nibble(_ c: UInt8) -> UInt8 {
-        let d = c &- 0x30
-        if d < 10 { return d }
-        let l = (c | 0x20) &- 0x61
-        return l < 6 ? l + 10 : 0xFF
     }
 
     /// At `[` after `<`: `<[base64]>`.
@@ -614,13 +512,13 @@ struct OpenStepParser {
         let text = UnsafeBufferPointer(start: p + s, count: e - s)
         usedGNUstep = true
         switch code {
-        case 0x49: return .integer(try GNUstepScalars.integer(text, self, at: s))
-        case 0x52: return .real(try GNUstepScalars.real(text, self, at: s))
+        case 0x49: return .integer(try GNUstepScalars.integer(text, format, at: s))
+        case 0x52: return .real(try GNUstepScalars.real(text, format, at: s))
         case 0x42:
             if text.count == 1 && text[0] == 0x59 { return .bool(true) }
             if text.count == 1 && text[0] == 0x4E { return .bool(false) }
             throw error(.invalidValue, "a <*B…> value must be Y or N", at: s)
-        default: return .date(try GNUstepScalars.date(text, self, at: s))
+        default: return .date(try GNUstepScalars.date(text, format, at: s))
         }
     }
 }

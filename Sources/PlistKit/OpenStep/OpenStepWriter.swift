@@ -254,7 +254,7 @@ enum OpenStepStringQuoting {
     static func canBeBare(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !u.isEmpty else { return false }
         if u.count >= 2 && u[0] == 0x2F && u[1] == 0x2F { return false }
-        for c in u where !OpenStepParser.isUnquoted(c) { return false }
+        for c in u where !OpenStepBytes.isUnquoted(c) { return false }
         return true
     }
 }

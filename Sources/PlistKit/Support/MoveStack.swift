@@ -24,6 +24,13 @@ struct MoveStack<Element> {
         count += 1
     }
 
+    /// Removes and returns the top element, or nil when the stack is empty.
+    @inline(__always) mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return (base + count).move()
+    }
+
     private mutating func grow() {
         let bigger = UnsafeMutablePointer<Element>.allocate(capacity: 2 * capacity)
         bigger.moveInitialize(from: base, count: count)

@@ -49,6 +49,15 @@ struct WideText {
         return out
     }
 
+    /// `utf8(_:format:)`, recorded in `map` as a step whose offsets lead back to `b`.
+    func utf8(_ b: UnsafeRawBufferPointer, format: PlistFormat, appendingTo map: inout OffsetMap) throws -> [UInt8] {
+        let converted = try utf8(b, format: format)
+        map.append(.convertsEncoding, output: converted) { offset in
+            converted.withUnsafeBytes { self.originalOffset(offset, in: $0) }
+        }
+        return converted
+    }
+
     /// As much of the start of the text as converts cleanly, in UTF-8, up to `limit` bytes of input: enough to see
     /// what a document begins with.
     func utf8Prefix(_ b: UnsafeRawBufferPointer, limit: Int) -> [UInt8] {

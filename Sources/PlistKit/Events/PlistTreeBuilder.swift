@@ -1,0 +1,209 @@
+/// The sink that turns events into a `PlistValue`, and the one place that applies tree policy: the duplicate-key
+/// policy, the `CF$UID` dictionaries that stand for UIDs in text formats, and the shared subtrees and repeated key
+/// sets of binary documents.
+///
+/// Children are collected on stacks and moved into each container when it ends, so a container costs one allocation,
+/// its own, of exactly its size. The owner calls `release()` once, also after a failed parse (a struct cannot free
+/// its stacks itself).
+struct PlistTreeBuilder: PlistEventSink {
+    private struct Frame {
+        var valueStart: Int
+        /// Where the dictionary's keys start on `keys`; -1 for an array.
+        var keyStart: Int
+        /// The slot whose remembered keys this dictionary has (no key events then); -1 when its keys came as events.
+        var keysSlot: Int
+        /// The source checked the keys for duplicates.
+        var distinct: Bool
+    }
+
+    private let duplicateKeys: DuplicateKeyPolicy
+    /// Text formats write a UID as `{CF$UID = n}`; binary has UIDs of its own, and JSON has none.
+    private let collapsesUIDDictionaries: Bool
+    private let format: PlistFormat
+    private var frames = MoveStack<Frame>(capacity: 16)
+    private var values = MoveStack<PlistValue>(capacity: 64)
+    private var keys = MoveStack<String>(capacity: 64)
+    /// Where each key on `keys` starts in the source, for the error about a repeated one.
+    private var keyStarts = MoveStack<Int>(capacity: 64)
+    /// Values the source may repeat (`rememberSubtree`).
+    private var remembered = MoveStack<PlistValue>(capacity: 16)
+    /// Dictionaries whose keys later dictionaries reuse (`rememberKeys`), by slot: raw memory, so checking a slot
+    /// (once per record of an array of records) retains nothing. Allocated on first use.
+    private var keySets: UnsafeMutablePointer<PlistDictionary?>?
+    private static var keySetSlots: Int { 256 }
+
+    init(options: PlistReadOptions, format: PlistFormat) {
+        duplicateKeys = options.duplicateKeys
+        collapsesUIDDictionaries = format == .xml || format == .openStep || format == .gnustep || format == .strings
+        self.format = format
+    }
+
+    /// Runs `parse` into a tree builder behind the read limits, and returns the document's value.
+    @inline(__always)
+    static func build(
+        _ options: PlistReadOptions, format: PlistFormat, _ parse: (inout LimitingSink<PlistTreeBuilder>) throws -> Void
+    ) throws -> PlistValue {
+        var sink = LimitingSink(PlistTreeBuilder(options: options, format: format), limits: ReadLimits(options, format: format))
+        defer { sink.inner.release() }
+        try parse(&sink)
+        guard let value = sink.inner.result else {
+            throw PlistError(.rootCount, "the document holds no value", format: format)
+        }
+        return value
+    }
+
+    /// Frees the stacks and everything still on them.
+    mutating func release() {
+        frames.release()
+        values.release()
+        keys.release()
+        keyStarts.release()
+        remembered.release()
+        if let keySets {
+            keySets.deinitialize(count: Self.keySetSlots)
+            keySets.deallocate()
+        }
+    }
+
+    /// The value of the document: the last complete value outside any container (nil before there is one).
+    var result: PlistValue? { frames.count == 0 ? values.last : nil }
+
+    // MARK: Events
+
+    @inline(__always)
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws {
+        frames.append(Frame(valueStart: values.count, keyStart: -1, keysSlot: -1, distinct: false))
+    }
+
+    @inline(__always)
+    mutating func endArray(at range: Range<Int>) throws {
+        guard let frame = frames.popLast() else { return }
+        values.append(.array(values.moveOut(from: frame.valueStart)))
+    }
+
+    @inline(__always)
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
+        frames.append(Frame(valueStart: values.count, keyStart: keys.count, keysSlot: -1, distinct: false))
+    }
+
+    @inline(__always)
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        keys.append(key)
+        keyStarts.append(range.lowerBound)
+    }
+
+    @inline(__always)
+    mutating func value(_ value: consuming PlistValue, at range: Range<Int>) throws {
+        values.append(value)
+    }
+
+    @inline(__always)
+    mutating func declareDistinctKeys() {
+        frames[frames.count - 1].distinct = true
+    }
+
+    mutating func endDictionary(at range: Range<Int>) throws {
+        guard let frame = frames.popLast() else { return }
+        if frame.keysSlot >= 0, let keySets {
+            let model = keySets + frame.keysSlot
+            values.append(.dictionary(values.popMoved(from: frame.valueStart) { v, n in
+                assert(n == model.pointee?.count, "a remembered key set is used only for dictionaries of its size")
+                return PlistDictionary(keysOf: model.pointee.unsafelyUnwrapped, movingValues: v)
+            }))
+            return
+        }
+        let count = keys.count - frame.keyStart
+        let column = KeyColumn(UnsafeBufferPointer(start: keys.base + frame.keyStart, count: count))
+        var index: PlistKeyIndex?
+        if frame.distinct {
+            if count > PlistDictionary.indexThreshold { index = PlistKeyIndex(uniqueKeys: column) }
+        } else {
+            let (built, duplicate) = PlistKeyIndex.forDictionary(column)
+            if let duplicate {
+                values.append(try dictionaryWithDuplicates(frame, count: count, firstDuplicate: duplicate))
+                return
+            }
+            index = built
+        }
+        // Distinct keys: the stacks' tops move into the dictionary as they are.
+        keyStarts.pop(from: frame.keyStart)
+        let dictionary = keys.popMoved(from: frame.keyStart) { k, _ in
+            values.popMoved(from: frame.valueStart) { v, _ in
+                PlistDictionary(movingUniqueKeys: k, values: v, count: count, index: index)
+            }
+        }
+        values.append(collapsingUID(dictionary))
+    }
+
+    /// The dictionary of a frame whose keys repeat, built entry by entry under the duplicate-key policy.
+    @inline(never)
+    private mutating func dictionaryWithDuplicates(_ frame: Frame, count: Int, firstDuplicate: Int) throws -> PlistValue {
+        defer {
+            keys.pop(from: frame.keyStart)
+            keyStarts.pop(from: frame.keyStart)
+            values.pop(from: frame.valueStart)
+        }
+        var d = PlistDictionary(minimumCapacity: count)
+        for j in 0..<count {
+            let key = keys[frame.keyStart + j]
+            let value = values[frame.valueStart + j]
+            if j < firstDuplicate {
+                d.appendNew(key, value)
+                continue
+            }
+            switch duplicateKeys {
+            case .lastWins:
+                d.updateValue(value, forKey: key)
+            case .firstWins:
+                d.insertIfAbsent(value, forKey: key)
+            case .reject:
+                if !d.insertIfAbsent(value, forKey: key) {
+                    throw PlistError(.duplicateKey, "duplicate key \"\(key)\" in a dictionary", format: format,
+                                     offset: keyStarts[frame.keyStart + j], keyPath: KeyPath(components: [key]))
+                }
+            }
+        }
+        return collapsingUID(d)
+    }
+
+    /// A one-entry dictionary `CF$UID` → a non-negative integer stands for a keyed-archiver UID in text formats,
+    /// as Core Foundation reads it.
+    @inline(__always)
+    private func collapsingUID(_ d: PlistDictionary) -> PlistValue {
+        if collapsesUIDDictionaries, d.count == 1, case .integer(let i) = d.value(at: 0), let u = i.uint64Value,
+           d.key(at: 0) == "CF$UID" {
+            return .uid(UID(u))
+        }
+        return .dictionary(d)
+    }
+
+    // MARK: Shared subtrees and key sets
+
+    mutating func rememberSubtree() -> Int? {
+        guard let last = values.last else { return nil }
+        remembered.append(last)
+        return remembered.count - 1
+    }
+
+    @inline(__always)
+    mutating func repeatSubtree(_ token: Int, at range: Range<Int>) throws {
+        values.append(remembered[token])
+    }
+
+    mutating func rememberKeys(inSlot slot: Int) {
+        guard slot >= 0, slot < Self.keySetSlots, case .dictionary(let d)? = values.last else { return }
+        if keySets == nil {
+            let slots = UnsafeMutablePointer<PlistDictionary?>.allocate(capacity: Self.keySetSlots)
+            slots.initialize(repeating: nil, count: Self.keySetSlots)
+            keySets = slots
+        }
+        keySets.unsafelyUnwrapped[slot] = d
+    }
+
+    @inline(__always)
+    mutating func beginDictionary(count: Int, keysFromSlot slot: Int, at range: Range<Int>) throws -> Bool {
+        guard let keySets, slot >= 0, slot < Self.keySetSlots, keySets[slot]?.count == count else { return false }
+        frames.append(Frame(valueStart: values.count, keyStart: keys.count, keysSlot: slot, distinct: true))
+        return true
+    }
+}
