@@ -30,7 +30,7 @@ public struct PlistEventRecorder: PlistEventSink {
     }
     public mutating func endDictionary(at range: Range<Int>) throws { events.append((.endDictionary, range)) }
     public mutating func key(_ key: consuming String, at range: Range<Int>) throws { events.append((.key(key), range)) }
-    public mutating func value(_ value: consuming PlistValue, at range: Range<Int>) throws { events.append((.value(value), range)) }
+    public mutating func value(_ value: PlistValue, at range: Range<Int>) throws { events.append((.value(value), range)) }
 
     /// Sends the recorded events, in order, to `sink`.
     public func replay<Sink: PlistEventSink>(into sink: inout Sink) throws {

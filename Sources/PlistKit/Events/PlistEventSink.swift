@@ -33,7 +33,7 @@ public protocol PlistEventSink {
     /// The key of the next entry of the innermost dictionary; the entry's value follows.
     mutating func key(_ key: consuming String, at range: Range<Int>) throws
     /// A scalar: a string, integer, real, Boolean, date, data or UID — never an array or a dictionary.
-    mutating func value(_ value: consuming PlistValue, at range: Range<Int>) throws
+    mutating func value(_ value: PlistValue, at range: Range<Int>) throws
 
     /// Called right after the events of a value the source may meet again (an object referred to from several
     /// places): a token for `repeatSubtree`, or nil when the sink cannot stand in the value by itself (the source

@@ -93,7 +93,7 @@ struct PlistTreeBuilder: PlistEventSink {
     }
 
     @inline(__always)
-    mutating func value(_ value: consuming PlistValue, at range: Range<Int>) throws {
+    mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
         values.append(value)
     }
 

@@ -1,17 +1,30 @@
+/// The order in which a writer wants a dictionary's keys (a type, so the walk is specialised for it).
+protocol KeyOrdering {
+    /// False for insertion order (then `less` is not used).
+    static var sorts: Bool { get }
+    /// A strict total order on distinct keys.
+    static func less(_ a: String, _ b: String) -> Bool
+}
+
+/// Keys as inserted.
+enum InsertionKeyOrder: KeyOrdering {
+    static var sorts: Bool { false }
+    static func less(_ a: String, _ b: String) -> Bool { false }
+}
+
+/// Core Foundation's order: UTF-16 code units.
+enum UTF16KeyOrder: KeyOrdering {
+    static var sorts: Bool { true }
+    @inline(__always) static func less(_ a: String, _ b: String) -> Bool { KeySorting.utf16Less(a, b) }
+}
+
 /// The source that walks a `PlistValue` and sends its events: what drives a writer from a tree.
 ///
-/// The tree has no source text, so every range is empty (`0..<0`). Dictionaries go out in the order a writer asks
-/// for; a failure in a child is reported with the child's key path.
-struct PlistValueEvents<Sink: PlistEventSink> {
-    /// A strict total order on distinct keys, or nil for insertion order.
-    let keyOrder: ((String, String) -> Bool)?
-
-    init(keyOrder: ((String, String) -> Bool)?) {
-        self.keyOrder = keyOrder
-    }
-
+/// The tree has no source text, so every range is empty (`0..<0`). Dictionaries go out in the writer's key order,
+/// with their counts; a failure in a child is reported with the child's key path.
+enum PlistValueEvents<Sink: PlistEventSink, Order: KeyOrdering> {
     /// Sends `value` (and everything inside it) to `sink`.
-    func send(_ value: PlistValue, to sink: inout Sink) throws {
+    static func send(_ value: PlistValue, to sink: inout Sink) throws {
         let here = 0..<0
         switch value {
         case .array(let elements):
@@ -29,7 +42,7 @@ struct PlistValueEvents<Sink: PlistEventSink> {
         case .dictionary(let d):
             try sink.beginDictionary(count: d.count, at: here)
             sink.declareDistinctKeys()
-            try KeySorting.withOrder(d, sorted: keyOrder != nil, by: keyOrder ?? { _, _ in false }) { entries, order in
+            try KeySorting.withOrder(d, sorted: Order.sorts, by: Order.less) { entries, order in
                 for i in order {
                     do {
                         try sink.key(entries[i].key, at: here)

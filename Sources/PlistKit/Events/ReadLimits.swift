@@ -112,7 +112,7 @@ struct LimitingSink<Inner: PlistEventSink>: PlistEventSink {
     }
 
     @inline(__always)
-    mutating func value(_ value: consuming PlistValue, at range: Range<Int>) throws {
+    mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
         try limits.count(at: range.lowerBound)
         try inner.value(value, at: range)
     }

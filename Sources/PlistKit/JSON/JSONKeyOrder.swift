@@ -11,7 +11,9 @@
 /// that start with or hold several accented letters can order differently; `ß` and characters outside Latin-1 are
 /// not modelled and sort after all others by code point (ICU's tables order Greek, Cyrillic, CJK, emoji
 /// differently).
-enum JSONKeyOrder {
+enum JSONKeyOrder: KeyOrdering {
+    static var sorts: Bool { true }
+
     // Root-collation rank of each ASCII byte; 0 = ignorable (controls), letters share a rank per case pair.
     private static let rank: [UInt16] = {
         var t = [UInt16](repeating: 0, count: 128)

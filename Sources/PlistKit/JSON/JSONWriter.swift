@@ -18,102 +18,117 @@ import FoundationEssentials
 /// reproducible, so sorted output is the deterministic stand-in. With `sortKeys` false, insertion order is kept.
 enum JSONWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
-        switch value {
-        case .array, .dictionary: break
-        default:
-            throw PlistError(
-                .unrepresentable, "JSON output needs an array or a dictionary at the top level, not a \(value.typeName)",
-                format: .json)
-        }
-        var emitter = JSONEmitter(pretty: options.prettyPrinted, sortKeys: options.sortKeys, maxDepth: options.maxDepth)
+        var sink = JSONWriterSink(pretty: options.prettyPrinted, maxDepth: options.maxDepth)
         do {
-            try emitter.value(value, depth: 0)
+            if options.sortKeys {
+                try PlistValueEvents<JSONWriterSink, JSONKeyOrder>.send(value, to: &sink)
+            } else {
+                try PlistValueEvents<JSONWriterSink, InsertionKeyOrder>.send(value, to: &sink)
+            }
         } catch {
-            emitter.out.discard()
+            sink.out.discard()
             throw error
         }
-        return emitter.out.finish()
+        return sink.out.finish()
     }
 }
 
-/// The recursive part of `JSONWriter`.
-struct JSONEmitter {
+/// The JSON writer as an event sink; keys are written in the order they arrive (the source orders them).
+struct JSONWriterSink: PlistEventSink {
     var out = RawOutput(capacity: 1 << 14)
     let pretty: Bool
-    let sortKeys: Bool
     let maxDepth: Int
+    /// Per open container: whether it has no child yet.
+    private var firstChild: [Bool] = []
+    /// A key was written and its value comes next (no separator before it).
+    private var afterKey = false
 
-    init(pretty: Bool, sortKeys: Bool, maxDepth: Int) {
+    init(pretty: Bool, maxDepth: Int) {
         self.pretty = pretty
-        self.sortKeys = sortKeys
         self.maxDepth = maxDepth
     }
+
+    private var depth: Int { firstChild.count }
 
     private func unrepresentable(_ what: String) -> PlistError {
         PlistError(.unrepresentable, "\(what) has no JSON form", format: .json)
     }
 
-    mutating func value(_ v: PlistValue, depth: Int) throws {
+    /// The separator and indentation before a child of the innermost container (nothing before a key's value).
+    @inline(__always)
+    private mutating func childFollows() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard let first = firstChild.last else { return }
+        if !first {
+            if pretty { out.append(",\n") } else { out.append(0x2C) }
+        } else {
+            firstChild[firstChild.count - 1] = false
+        }
+        if pretty { out.appendSpaces(2 * depth) }
+    }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws { try begin(0x5B) }
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws { try begin(0x7B) }
+
+    @inline(__always)
+    private mutating func begin(_ bracket: UInt8) throws {
+        guard depth < maxDepth else { throw PlistError(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", format: .json) }
+        childFollows()
+        out.append(bracket)
+        if pretty { out.append(0x0A) }
+        firstChild.append(true)
+    }
+
+    mutating func endArray(at range: Range<Int>) throws { end(0x5D) }
+    mutating func endDictionary(at range: Range<Int>) throws { end(0x7D) }
+
+    @inline(__always)
+    private mutating func end(_ bracket: UInt8) {
+        _ = firstChild.popLast()
+        if pretty {
+            out.append(0x0A)
+            out.appendSpaces(2 * depth)
+        }
+        out.append(bracket)
+    }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        childFollows()
+        string(key)
+        if pretty { out.append(" : ") } else { out.append(0x3A) }
+        afterKey = true
+    }
+
+    mutating func value(_ v: PlistValue, at range: Range<Int>) throws {
+        guard depth > 0 else {
+            throw PlistError(
+                .unrepresentable, "JSON output needs an array or a dictionary at the top level, not a \(v.typeName)",
+                format: .json)
+        }
+        switch v {
+        case .date: throw unrepresentable("a date")
+        case .data: throw unrepresentable("data")
+        case .uid: throw unrepresentable("a UID")
+        case .real(let r) where !r.value.isFinite: throw unrepresentable("the real number \(r.value)")
+        default: break
+        }
+        childFollows()
         switch v {
         case .string(let s):
             string(s)
         case .integer(let i):
             out.appendDecimal(i)
         case .real(let r):
-            guard r.value.isFinite else { throw unrepresentable("the real number \(r.value)") }
             var text = r.isFloat32 ? Float(r.value).description : r.value.description
             if text.hasSuffix(".0") { text.removeLast(2) }
             out.append(utf8: text)
         case .bool(let b):
             if b { out.append("true") } else { out.append("false") }
-        case .date:
-            throw unrepresentable("a date")
-        case .data:
-            throw unrepresentable("data")
-        case .uid:
-            throw unrepresentable("a UID")
-        case .array(let a):
-            guard depth < maxDepth else { throw PlistError(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", format: .json) }
-            out.append(0x5B)
-            if pretty { out.append(0x0A) }
-            for (i, element) in a.enumerated() {
-                if i > 0 { if pretty { out.append(",\n") } else { out.append(0x2C) } }
-                if pretty { out.appendSpaces(2 * (depth + 1)) }
-                do {
-                    try value(element, depth: depth + 1)
-                } catch let e as PlistError {
-                    throw e.inside(String(i))
-                }
-            }
-            if pretty {
-                out.append(0x0A)
-                out.appendSpaces(2 * depth)
-            }
-            out.append(0x5D)
-        case .dictionary(let d):
-            guard depth < maxDepth else { throw PlistError(.depthLimit, "nesting is deeper than the limit of \(maxDepth)", format: .json) }
-            out.append(0x7B)
-            if pretty { out.append(0x0A) }
-            try KeySorting.withOrder(d, sorted: sortKeys, by: JSONKeyOrder.less) { entries, order in
-                var first = true
-                for i in order {
-                    if !first { if pretty { out.append(",\n") } else { out.append(0x2C) } }
-                    first = false
-                    if pretty { out.appendSpaces(2 * (depth + 1)) }
-                    string(entries[i].key)
-                    if pretty { out.append(" : ") } else { out.append(0x3A) }
-                    do {
-                        try value(entries[i].value, depth: depth + 1)
-                    } catch let e as PlistError {
-                        throw e.inside(entries[i].key)
-                    }
-                }
-            }
-            if pretty {
-                out.append(0x0A)
-                out.appendSpaces(2 * depth)
-            }
-            out.append(0x7D)
+        default:
+            preconditionFailure("containers arrive as begin and end events; the rest was refused above")
         }
     }
 

@@ -23,19 +23,24 @@ enum OpenStepWriter {
             var spilled: [UInt8]?
             let result = try [UInt8](unsafeUninitializedCapacity: bound) { storage, written in
                 written = 0
-                var emitter = OpenStepTextEmitter(
+                var sink = OpenStepWriterSink(
                     gnustep: gnustep, options: options,
                     out: storage.baseAddress.map { OpenStepTextOutput(external: $0, capacity: bound) } ?? OpenStepTextOutput())
                 do {
-                    try emitter.document(value)
+                    if options.sortKeys {
+                        try PlistValueEvents<OpenStepWriterSink, UTF16KeyOrder>.send(value, to: &sink)
+                    } else {
+                        try PlistValueEvents<OpenStepWriterSink, InsertionKeyOrder>.send(value, to: &sink)
+                    }
+                    sink.finishDocument()
                 } catch {
-                    emitter.out.discard()
+                    sink.out.discard()
                     throw error
                 }
-                if emitter.out.ownsMemory {
-                    spilled = emitter.out.finish()
+                if sink.out.ownsMemory {
+                    spilled = sink.out.finish()
                 } else {
-                    written = emitter.out.count
+                    written = sink.out.count
                 }
             }
             return spilled ?? result
@@ -46,32 +51,102 @@ enum OpenStepWriter {
     }
 }
 
-/// The pretty-printer shared by the OpenStep and GNUstep writers.
-struct OpenStepTextEmitter {
+/// The OpenStep and GNUstep writer as an event sink: a container opens on the current line, each entry sits on its
+/// own line indented by four spaces per level, the closer is indented like the line that opened it. Keys are written
+/// in the order they arrive (the source orders them).
+struct OpenStepWriterSink: PlistEventSink {
     var out: OpenStepTextOutput
     let gnustep: Bool
     let lossy: Bool
-    let sortKeys: Bool
     let maxDepth: Int
+    /// Per open container: whether it is an array, and whether it has no child yet.
+    private var containers: [(isArray: Bool, empty: Bool)] = []
 
     init(gnustep: Bool, options: PlistWriteOptions, out: OpenStepTextOutput) {
         self.out = out
         self.gnustep = gnustep
         lossy = options.lossy
-        sortKeys = options.sortKeys
         maxDepth = options.maxDepth
     }
 
-    mutating func document(_ value: PlistValue) throws {
-        try self.value(value, depth: 0)
+    /// The newline that ends the document.
+    mutating func finishDocument() {
         out.append(0x0A)
     }
+
+    private var depth: Int { containers.count }
 
     mutating func indent(_ depth: Int) {
         out.append(repeating: 0x20, count: depth * 4)
     }
 
-    mutating func value(_ v: PlistValue, depth: Int) throws {
+    /// What goes before a child of the innermost container: the line break after its opener or the previous
+    /// element's `,`, and the indentation (a dictionary's value follows its key on the same line).
+    @inline(__always)
+    private mutating func childFollows(isKey: Bool) {
+        guard let last = containers.last else { return }
+        if last.isArray {
+            out.append(last.empty ? 0x0A : 0x2C)
+            if !last.empty { out.append(0x0A) }
+            indent(depth)
+        } else if isKey {
+            if last.empty { out.append(0x0A) }
+            indent(depth)
+        } else {
+            return  // the value of the key just written
+        }
+        if last.empty { containers[containers.count - 1].empty = false }
+    }
+
+    /// After a complete child: a dictionary entry ends with `;`.
+    @inline(__always)
+    private mutating func childEnded() {
+        if let last = containers.last, !last.isArray { out.append(";\n") }
+    }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws { try begin(0x28, isArray: true) }
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws { try begin(0x7B, isArray: false) }
+
+    @inline(__always)
+    private mutating func begin(_ bracket: UInt8, isArray: Bool) throws {
+        guard depth < maxDepth else { throw Self.tooDeep(maxDepth) }
+        childFollows(isKey: false)
+        out.append(bracket)
+        containers.append((isArray, true))
+    }
+
+    mutating func endArray(at range: Range<Int>) throws { end(0x29) }
+    mutating func endDictionary(at range: Range<Int>) throws { end(0x7D) }
+
+    @inline(__always)
+    private mutating func end(_ bracket: UInt8) {
+        guard let (isArray, empty) = containers.popLast() else { return }
+        if !empty {
+            if isArray { out.append(0x0A) }
+            indent(depth)
+        }
+        out.append(bracket)
+        childEnded()
+    }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        childFollows(isKey: true)
+        OpenStepStringQuoting.append(key, to: &out, alwaysQuote: false)
+        out.append(" = ")
+    }
+
+    mutating func value(_ v: PlistValue, at range: Range<Int>) throws {
+        switch v {
+        case .string, .data: break
+        default:
+            if !gnustep && !lossy {
+                throw PlistError(
+                    .unrepresentable,
+                    "OpenStep has no \(v.typeName) values (only strings, data, arrays and dictionaries); "
+                        + "write it as a string with the lossy option (plutil -lossy), or use the GNUstep format")
+            }
+        }
+        childFollows(isKey: false)
         switch v {
         case .string(let s):
             OpenStepStringQuoting.append(s, to: &out, alwaysQuote: false)
@@ -83,61 +158,14 @@ struct OpenStepTextEmitter {
             } else {
                 Self.appendHexData(d, to: &out)
             }
-        case .array(let a):
-            guard depth < maxDepth else { throw Self.tooDeep(maxDepth) }
-            if a.isEmpty {
-                out.append("()")
-                return
-            }
-            out.append("(\n")
-            for (index, element) in a.enumerated() {
-                indent(depth + 1)
-                do {
-                    try value(element, depth: depth + 1)
-                } catch let e as PlistError {
-                    throw e.inside(String(index))
-                }
-                if index + 1 < a.count { out.append(0x2C) }
-                out.append(0x0A)
-            }
-            indent(depth)
-            out.append(0x29)
-        case .dictionary(let d):
-            guard depth < maxDepth else { throw Self.tooDeep(maxDepth) }
-            if d.isEmpty {
-                out.append("{}")
-                return
-            }
-            out.append("{\n")
-            try KeySorting.withOrder(d, sorted: sortKeys) { entries, order in
-                for k in order { try entry(entries[k].key, entries[k].value, depth: depth) }
-            }
-            indent(depth)
-            out.append(0x7D)
         default:
             if gnustep {
                 try GNUstepScalarWriter.append(v, to: &out)
-            } else if lossy {
-                OpenStepStringQuoting.append(LossySpelling.text(v), to: &out, alwaysQuote: false)
             } else {
-                throw PlistError(
-                    .unrepresentable,
-                    "OpenStep has no \(v.typeName) values (only strings, data, arrays and dictionaries); "
-                        + "write it as a string with the lossy option (plutil -lossy), or use the GNUstep format")
+                OpenStepStringQuoting.append(LossySpelling.text(v), to: &out, alwaysQuote: false)
             }
         }
-    }
-
-    mutating func entry(_ key: String, _ element: PlistValue, depth: Int) throws {
-        indent(depth + 1)
-        OpenStepStringQuoting.append(key, to: &out, alwaysQuote: false)
-        out.append(" = ")
-        do {
-            try value(element, depth: depth + 1)
-        } catch let e as PlistError {
-            throw e.inside(key)
-        }
-        out.append(";\n")
+        childEnded()
     }
 
     static func tooDeep(_ maxDepth: Int) -> PlistError {

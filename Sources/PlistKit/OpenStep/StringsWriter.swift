@@ -4,18 +4,52 @@
 /// `.unrepresentable` error.
 enum StringsWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
-        guard case .dictionary(let d) = value else {
-            throw PlistError(.unrepresentable, "a strings file holds a dictionary, not \(value.typeNameWithArticle)")
+        var sink = StringsWriterSink(lossy: options.lossy)
+        defer { sink.out.discard() }
+        if options.sortKeys {
+            try PlistValueEvents<StringsWriterSink, UTF16KeyOrder>.send(value, to: &sink)
+        } else {
+            try PlistValueEvents<StringsWriterSink, InsertionKeyOrder>.send(value, to: &sink)
         }
-        var out = OpenStepTextOutput(capacity: 1 << 12)
-        defer { out.discard() }
-        try KeySorting.withOrder(d, sorted: options.sortKeys) { entries, order in
-            for k in order { try entry(entries[k].key, entries[k].value, lossy: options.lossy, into: &out) }
-        }
-        return [UInt8](UnsafeBufferPointer(start: out.base, count: out.count))
+        return [UInt8](UnsafeBufferPointer(start: sink.out.base, count: sink.out.count))
+    }
+}
+
+/// The `.strings` writer as an event sink: one dictionary of scalars; keys are written in the order they arrive.
+struct StringsWriterSink: PlistEventSink {
+    var out = OpenStepTextOutput(capacity: 1 << 12)
+    let lossy: Bool
+    private var depth = 0
+
+    init(lossy: Bool) { self.lossy = lossy }
+
+    private func notString(_ typeNameWithArticle: String) -> PlistError {
+        PlistError(.unrepresentable, "a strings file holds only string values, not \(typeNameWithArticle)")
     }
 
-    private static func entry(_ key: String, _ v: PlistValue, lossy: Bool, into out: inout OpenStepTextOutput) throws {
+    private func notDictionary(_ typeNameWithArticle: String) -> PlistError {
+        PlistError(.unrepresentable, "a strings file holds a dictionary, not \(typeNameWithArticle)")
+    }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws {
+        throw depth == 0 ? notDictionary("an array") : notString("an array")
+    }
+
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
+        guard depth == 0 else { throw notString("a dictionary") }
+        depth = 1
+    }
+
+    mutating func endArray(at range: Range<Int>) throws {}
+    mutating func endDictionary(at range: Range<Int>) throws { depth = 0 }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        OpenStepStringQuoting.append(key, to: &out, alwaysQuote: true)
+        out.append(" = ")
+    }
+
+    mutating func value(_ v: PlistValue, at range: Range<Int>) throws {
+        guard depth == 1 else { throw notDictionary(v.typeNameWithArticle) }
         let text: String
         switch v {
         case .string(let s): text = s
@@ -23,12 +57,8 @@ enum StringsWriter {
             guard lossy else { fallthrough }
             text = LossySpelling.text(v)
         default:
-            throw PlistError(
-                .unrepresentable, "a strings file holds only string values, not \(v.typeNameWithArticle)",
-                keyPath: KeyPath(components: [key]))
+            throw notString(v.typeNameWithArticle)
         }
-        OpenStepStringQuoting.append(key, to: &out, alwaysQuote: true)
-        out.append(" = ")
         OpenStepStringQuoting.append(text, to: &out, alwaysQuote: true)
         out.append(";\n")
     }

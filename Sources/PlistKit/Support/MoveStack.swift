@@ -13,9 +13,10 @@ struct MoveStack<Element> {
 
     @inline(__always) var last: Element? { count > 0 ? base[count - 1] : nil }
 
+    /// Element `i`, read in place (passing it to a function borrows it: no copy to retain and release).
     @inline(__always) subscript(i: Int) -> Element {
-        get { base[i] }
-        nonmutating set { base[i] = newValue }
+        unsafeAddress { UnsafePointer(base + i) }
+        nonmutating unsafeMutableAddress { base + i }
     }
 
     @inline(__always) mutating func append(_ element: consuming Element) {

@@ -30,79 +30,81 @@ internal import CLibXML2
 /// (`XMLReaderProlog`, `XMLReaderLegacyEncoding`).
 enum XMLReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
+        try PlistTreeBuilder.build(options, format: .xml) { try parse(bytes, options: options, into: &$0) }
+    }
+
+    /// Sends the document's events to `sink`, after the rewrites libxml2 needs (each recorded in an `OffsetMap`,
+    /// so errors point into the caller's bytes): UTF-16/32 or a legacy encoding converted to UTF-8, a declaration
+    /// repaired, control characters swapped for stand-ins.
+    static func parse<Inner: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, into sink: inout LimitingSink<Inner>
+    ) throws {
         LibXML2Setup.ensureInitialized()
-        guard let wide = XMLReaderInputEncoding.detect(bytes) else {
-            if let repair = XMLReaderProlog.normalized(bytes) {
-                do {
-                    return try repair.bytes.withUnsafeBytes { try readByteOriented($0, options: options) }
-                } catch var e as PlistError {
-                    // Lines and columns counted in the caller's bytes, where the white space is still first.
-                    if let offset = e.offset {
-                        e.offset = repair.originalOffset(offset)
-                        (e.line, e.column) = TextPosition.lineColumn(of: e.offset!, in: bytes)
-                    }
-                    throw e
+        let wide = XMLReaderInputEncoding.detect(bytes)
+        let declared = wide == nil ? XMLReaderLegacyEncoding.declared(in: bytes) : .native
+        var legacyName: String?
+        if case .legacy(let name) = declared { legacyName = name }
+        var map = OffsetMap(originalIsUTF8: wide == nil && legacyName == nil)
+        do {
+            if let wide {
+                let utf8 = try wide.utf8(bytes, format: .xml, appendingTo: &map)
+                // (Converted text is parsed as it is: its declaration is not repaired, as before the conversion.)
+                return try utf8.withUnsafeBytes {
+                    try parseStandingInForControls($0, ignoreDeclaredEncoding: true, map: &map, options: options, into: &sink)
                 }
             }
-            return try readByteOriented(bytes, options: options)
-        }
-        let utf8 = try wide.utf8(bytes, format: .xml)
-        return try utf8.withUnsafeBytes { converted in
-            do {
-                return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
-            } catch var e as PlistError {
-                if let offset = e.offset { e.offset = wide.originalOffset(offset, in: converted) }
-                throw e
+            if let legacyName {
+                let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: legacyName)
+                map.append(.convertsEncoding, output: legacy.utf8) { legacy.originalOffset($0) }
+                return try legacy.utf8.withUnsafeBytes {
+                    try parseUTF8($0, ignoreDeclaredEncoding: true, map: &map, options: options, into: &sink)
+                }
             }
+            // UTF-8, or UTF-8 under a name libxml2 does not know (the declaration is then ignored).
+            try parseUTF8(bytes, ignoreDeclaredEncoding: declared.isLooseUTF8, map: &map, options: options, into: &sink)
+        } catch let e as PlistError {
+            throw map.locate(e, in: bytes)
         }
     }
 
-    /// UTF-8 input, or input in a legacy encoding its declaration names (converted with iconv first).
-    private static func readByteOriented(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        let name: String
-        switch XMLReaderLegacyEncoding.declared(in: bytes) {
-        case .native:
-            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: false)
-        case .looseUTF8:
-            // UTF-8 all the same; libxml2 would not know the name.
-            return try parseStandingInForControls(bytes, options: options, ignoreDeclaredEncoding: true)
-        case .legacy(let declared):
-            name = declared
-        }
-        let legacy = try XMLReaderLegacyEncoding(converting: bytes, from: name)
-        return try legacy.utf8.withUnsafeBytes { converted in
-            do {
-                return try parseStandingInForControls(converted, options: options, ignoreDeclaredEncoding: true)
-            } catch var e as PlistError {
-                if let offset = e.offset { e.offset = legacy.originalOffset(offset) }
-                throw e
+    /// UTF-8 input: the declaration repaired when libxml2 would refuse what CF reads, control characters stood in
+    /// for, then parsed.
+    private static func parseUTF8<Inner: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, ignoreDeclaredEncoding: Bool, map: inout OffsetMap, options: PlistReadOptions,
+        into sink: inout LimitingSink<Inner>
+    ) throws {
+        if let repair = XMLReaderProlog.normalized(bytes) {
+            map.append(.reorders, output: repair.bytes) { repair.originalOffset($0) }
+            return try repair.bytes.withUnsafeBytes {
+                try parseStandingInForControls($0, ignoreDeclaredEncoding: ignoreDeclaredEncoding, map: &map, options: options, into: &sink)
             }
         }
+        try parseStandingInForControls(bytes, ignoreDeclaredEncoding: ignoreDeclaredEncoding, map: &map, options: options, into: &sink)
     }
 
     /// Parses, first swapping raw control characters for stand-ins when the document has any (see
     /// `XMLReaderControlCharacters`).
-    private static func parseStandingInForControls(
-        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool
-    ) throws -> PlistValue {
+    private static func parseStandingInForControls<Inner: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, ignoreDeclaredEncoding: Bool, map: inout OffsetMap, options: PlistReadOptions,
+        into sink: inout LimitingSink<Inner>
+    ) throws {
         guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
-            return try parse(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false)
+            return try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, into: &sink)
         }
         let substituted = XMLReaderControlCharacters.substitute(bytes)
-        return try substituted.withUnsafeBytes { b in
-            do {
-                return try parse(b, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true)
-            } catch var e as PlistError {
-                if let offset = e.offset { e.offset = XMLReaderControlCharacters.originalOffset(offset, in: b) }
-                throw e
-            }
+        map.append(.substitutes, output: substituted) { offset in
+            substituted.withUnsafeBytes { XMLReaderControlCharacters.originalOffset(offset, in: $0) }
+        }
+        try substituted.withUnsafeBytes {
+            try parseLibXML2($0, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true, into: &sink)
         }
     }
 
-    /// Parses UTF-8 input (other encodings were converted by the caller).
-    private static func parse(
-        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool
-    ) throws -> PlistValue {
+    /// Parses UTF-8 input with libxml2 (other encodings were converted by the caller).
+    private static func parseLibXML2<Inner: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool,
+        into sink: inout LimitingSink<Inner>
+    ) throws {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)
         }
@@ -127,10 +129,11 @@ enum XMLReader {
             xmlFreeParserCtxt(ctxt)
         }
 
-        let builder = XMLReaderBuilder(ctxt: ctxt, options: options, input: bytes)
-        builder.restoresControlCharacters = restoreControls
+        let box = XMLSinkBox(sink)
+        defer { sink = box.sink }
+        let source = XMLEventSource(ctxt: ctxt, input: bytes, restoresControlCharacters: restoreControls, sink: XMLEventTarget(box))
         installHandlers(ctxt)
-        ctxt.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
+        ctxt.pointee.userData = Unmanaged.passUnretained(source).toOpaque()
         var parseOptions = Int32(bitPattern: XML_PARSE_NONET.rawValue)
         if ignoreDeclaredEncoding { parseOptions |= Int32(bitPattern: XML_PARSE_IGNORE_ENC.rawValue) }
         // libxml2 stops at 256 nested elements unless XML_PARSE_HUGE: raise it only when the caller's depth cap
@@ -140,35 +143,34 @@ enum XMLReader {
         }
         _ = xmlCtxtUseOptions(ctxt, parseOptions)
         // Encoding-conversion errors carry no parser context and go to the calling thread's handler (libxml2 keeps
-        // it per thread), not to the SAX handler: route this thread's to the builder for the parse, then restore it.
+        // it per thread), not to the SAX handler: route this thread's to the source for the parse, then restore it.
         let savedHandler = __xmlStructuredError()?.pointee
         let savedContext = __xmlStructuredErrorContext()?.pointee
         xmlSetStructuredErrorFunc(ctxt.pointee.userData) { ctx, error in
             guard let ctx, let error else { return }
-            withReaderBuilder(ctx) { $0.libxml2Error(error.pointee) }
+            withReceiver(ctx) { $0.libxml2Error(error.pointee) }
         }
-        withExtendedLifetime(builder) {
+        withExtendedLifetime(source) {
             var offset = head
-            while offset < bytes.count, !builder.failed {
+            while offset < bytes.count, !source.failed {
                 let n = min(bytes.count - offset, chunkSize)
                 _ = xmlParseChunk(ctxt, chars + offset, Int32(n), 0)
                 offset += n
             }
-            if !builder.failed { _ = xmlParseChunk(ctxt, nil, 0, 1) }
+            if !source.failed { _ = xmlParseChunk(ctxt, nil, 0, 1) }
         }
         xmlSetStructuredErrorFunc(savedContext ?? nil, savedHandler ?? nil)
 
-        if builder.failed, let error = builder.error { throw locate(error, ctxt: ctxt, in: bytes) }
+        if source.failed, let error = source.error { throw locate(error, cursor: source.cursor) }
         if ctxt.pointee.wellFormed == 0 {
-            let e = PlistError(.syntax, "the document is not well-formed XML", format: .xml, offset: builder.currentOffset)
-            throw locate(e, ctxt: ctxt, in: bytes)
+            let e = PlistError(.syntax, "the document is not well-formed XML", format: .xml, offset: source.cursor.offset)
+            throw locate(e, cursor: source.cursor)
         }
-        guard let root = builder.root else {
+        guard source.hasRoot else {
             let e = PlistError(.rootCount, "the document holds no property-list object", format: .xml,
-                               offset: builder.currentOffset)
-            throw locate(e, ctxt: ctxt, in: bytes)
+                               offset: source.cursor.offset)
+            throw locate(e, cursor: source.cursor)
         }
-        return root
     }
 
     /// Bytes handed to libxml2 per `xmlParseChunk` call.
@@ -181,146 +183,61 @@ enum XMLReader {
         h.initialized = XML_SAX2_MAGIC
         h.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
             guard let ctx, let localname else { return }
-            withReaderBuilder(ctx) { $0.startElement(localname, prefix: prefix) }
+            withReceiver(ctx) { $0.startElement(localname, prefix: prefix) }
         }
         h.endElementNs = { ctx, _, _, _ in
             guard let ctx else { return }
-            withReaderBuilder(ctx) { $0.endElement() }
+            withReceiver(ctx) { $0.endElement() }
         }
         h.characters = { ctx, ch, len in
             guard let ctx, let ch else { return }
-            withReaderBuilder(ctx) { $0.characters(ch, Int(len)) }
+            withReceiver(ctx) { $0.characters(ch, Int(len)) }
         }
         h.ignorableWhitespace = h.characters
         h.cdataBlock = h.characters
         h.entityDecl = { ctx, name, _, _, _, _ in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            withReaderBuilder(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
+            withReceiver(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
         }
         h.unparsedEntityDecl = { ctx, name, _, _, _ in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            withReaderBuilder(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
+            withReceiver(ctx) { $0.fail(.forbiddenConstruct, "entity declarations are not allowed (<!ENTITY \(n)>)") }
         }
         h.reference = { ctx, name in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"
-            withReaderBuilder(ctx) { $0.fail(.syntax, "unknown entity reference &\(n);", exact: true) }
+            withReceiver(ctx) { $0.fail(.syntax, "unknown entity reference &\(n);", exact: true) }
         }
         // Never resolve or load anything external.
         h.resolveEntity = { _, _, _ in nil }
         h.serror = { ctx, error in
             guard let ctx, let error else { return }
-            withReaderBuilder(ctx) { $0.libxml2Error(error.pointee) }
+            withReceiver(ctx) { $0.libxml2Error(error.pointee) }
         }
         sax.pointee = h
     }
 
-    /// Fills in line, column and a byte offset in the caller's input.
-    private static func locate(_ error: PlistError, ctxt: xmlParserCtxtPtr, in bytes: UnsafeRawBufferPointer) -> PlistError {
+    /// When libxml2 converted the input to UTF-8 itself, its own line and column are the reliable position, and
+    /// `xmlByteConsumed` maps its cursor back to a byte offset in the bytes it was given. (Otherwise offsets are in
+    /// those bytes already, and `OffsetMap.locate` does the rest.)
+    private static func locate(_ error: PlistError, cursor: XMLCursor) -> PlistError {
+        guard cursor.isTranscoding else { return error }
         var e = error
-        let transcoded = ctxt.pointee.input?.pointee.buf?.pointee.encoder != nil
-        if transcoded {
-            // libxml2 converted the input to UTF-8: its own line and column are the reliable position, and
-            // `xmlByteConsumed` maps its cursor back to a byte offset in the original encoding.
-            if e.line == nil, let input = ctxt.pointee.input {
-                e.line = Int(input.pointee.line)
-                e.column = Int(input.pointee.col)
-            }
-            let consumed = xmlByteConsumed(ctxt)
-            e.offset = consumed >= 0 ? consumed : nil
-            return e
+        if e.line == nil, let input = cursor.ctxt.pointee.input {
+            e.line = Int(input.pointee.line)
+            e.column = Int(input.pointee.col)
         }
-        if e.line == nil, let offset = e.offset {
-            let (l, c) = TextPosition.lineColumn(of: offset, in: bytes)
-            e.line = l
-            e.column = c
-        }
+        let consumed = xmlByteConsumed(cursor.ctxt)
+        e.offset = consumed >= 0 ? consumed : nil
         return e
     }
 }
 
-/// The builder behind a parser's `userData` (a file-level function: C callbacks cannot capture context).
-/// The builder is kept alive by `read` for the whole parse, so no retain is taken here.
+/// The receiver behind a parser's `userData` (a file-level function: C callbacks cannot capture context).
+/// The source is kept alive by `parseLibXML2` for the whole parse, so no retain is taken here.
 @inline(__always)
-private func withReaderBuilder(_ ctx: UnsafeMutableRawPointer, _ body: (XMLReaderBuilder) -> Void) {
-    Unmanaged<XMLReaderBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
-}
-
-extension XMLReaderBuilder {
-    /// Maps a libxml2 diagnostic to a `PlistError`. Warnings are ignored; anything worse ends the parse.
-    func libxml2Error(_ x: xmlError) {
-        guard x.level.rawValue >= XML_ERR_ERROR.rawValue, !failed else { return }
-        var message = x.message.map { String(cString: $0) } ?? "XML error \(x.code)"
-        while message.last == "\n" || message.last == " " { message.removeLast() }
-        let code = xmlParserErrors(rawValue: UInt32(bitPattern: x.code))
-        if x.domain == Int32(bitPattern: XML_FROM_I18N.rawValue) {
-            record(PlistError(.encoding, message, format: .xml, offset: currentOffset))
-            return
-        }
-        let offset = currentOffset
-        var kind = PlistError.Kind.syntax
-        switch code {
-        case XML_ERR_INVALID_CHAR, XML_ERR_INVALID_ENCODING:
-            // Invalid UTF-8 (when libxml2 did not transcode): report the first bad byte exactly.
-            if ctxt.pointee.input?.pointee.buf?.pointee.encoder == nil, let bad = UTF8Validation.firstInvalidOffset(input) {
-                let (l, c) = TextPosition.lineColumn(of: bad, in: input)
-                record(PlistError(.encoding, "invalid UTF-8 at byte offset \(bad)", format: .xml, offset: bad,
-                                  line: l, column: c))
-                return
-            }
-            // Otherwise a character XML does not allow (such as a raw control character).
-            kind = code == XML_ERR_INVALID_ENCODING ? .encoding : .syntax
-        case XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING:
-            kind = .encoding
-        case XML_ERR_DOCUMENT_EMPTY:
-            kind = .rootCount
-        case XML_ERR_DOCUMENT_END:
-            // The push parser reports this both for content after the root element and, at the end of the input,
-            // for a document that stops early.
-            if isInsideElement || (root == nil && atEndOfInput) {
-                let end = input.count
-                let (l, c) = TextPosition.lineColumn(of: end, in: input)
-                let truncated = isInsideElement
-                record(PlistError(truncated ? .truncated : .rootCount,
-                                  truncated ? "the document ends inside an element" : "the document holds no element",
-                                  format: .xml, offset: end, line: l, column: c))
-                return
-            }
-            // A second element after the root is a second root.
-            kind = secondRootAhead ? .rootCount : .syntax
-        case XML_ERR_TAG_NOT_FINISHED, XML_ERR_LTSLASH_REQUIRED, XML_ERR_GT_REQUIRED:
-            kind = atEndOfInput ? .truncated : .syntax
-        case XML_ERR_ENTITY_LOOP, XML_ERR_ENTITY_PE_INTERNAL, XML_ERR_EXT_ENTITY_STANDALONE:
-            kind = .forbiddenConstruct
-        default:
-            if message.contains("Excessive depth") {
-                kind = .depthLimit
-            } else if atEndOfInput {
-                kind = .truncated
-            }
-        }
-        var e = PlistError(kind, message, format: .xml, offset: offset)
-        if x.line > 0 {
-            e.line = Int(x.line)
-            if x.int2 > 0 { e.column = Int(x.int2) }
-        }
-        record(e)
-    }
-
-    /// Whether the parser's cursor has reached the end of the input.
-    private var atEndOfInput: Bool {
-        guard let input = ctxt.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return true }
-        return cur >= end
-    }
-
-    /// Whether the cursor (after white space) is at the start of another element.
-    private var secondRootAhead: Bool {
-        guard let input = ctxt.pointee.input, var p = input.pointee.cur, let end = input.pointee.end else { return false }
-        while p < end, p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x09 || p.pointee == 0x0D { p += 1 }
-        guard p + 1 < end, p.pointee == 0x3C else { return false }
-        let next = (p + 1).pointee
-        return next != 0x21 && next != 0x3F && next != 0x2F
-    }
+private func withReceiver(_ ctx: UnsafeMutableRawPointer, _ body: (XMLEventSource) -> Void) {
+    Unmanaged<XMLEventSource>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
 }

@@ -10,7 +10,7 @@ enum XMLReaderInputEncoding {
     }
 
     /// The `encoding` named in the XML declaration of a byte-oriented document (after an optional UTF-8 byte-order
-    /// mark), as written, or nil when there is no declaration or it names none.
+    /// mark and white space), as written, or nil when there is no declaration or it names none.
     static func declaredEncoding(_ b: UnsafeRawBufferPointer) -> String? {
         guard let range = declaredEncodingRange(b) else { return nil }
         return String(decoding: UnsafeRawBufferPointer(rebasing: b[range]), as: UTF8.self)
@@ -20,6 +20,8 @@ enum XMLReaderInputEncoding {
     static func declaredEncodingRange(_ b: UnsafeRawBufferPointer) -> Range<Int>? {
         var i = 0
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+        // White space before the declaration is repaired later (`XMLReaderProlog`); the encoding is read first.
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
         guard starts(b, i, "<?xml") else { return nil }
         while i + 1 < b.count, !(b[i] == 0x3F && b[i + 1] == 0x3E) {  // up to "?>"
             if starts(b, i, "encoding") {

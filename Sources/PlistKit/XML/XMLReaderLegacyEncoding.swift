@@ -27,6 +27,8 @@ struct XMLReaderLegacyEncoding {
         case looseUTF8
         /// Another encoding, converted here.
         case legacy(String)
+
+        var isLooseUTF8: Bool { if case .looseUTF8 = self { return true } else { return false } }
     }
 
     /// The encoding `b`'s declaration names, classified.

@@ -10,39 +10,115 @@ import FoundationEssentials
 /// deeper than `options.maxDepth` is a `.depthLimit` error.
 enum XMLWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
-        var emitter = XMLEmitter(sortKeys: options.sortKeys, maxDepth: options.maxDepth)
-        emitter.out.append(
+        var sink = XMLWriterSink(maxDepth: options.maxDepth)
+        do {
+            if options.sortKeys {
+                try PlistValueEvents<XMLWriterSink, UTF16KeyOrder>.send(value, to: &sink)
+            } else {
+                try PlistValueEvents<XMLWriterSink, InsertionKeyOrder>.send(value, to: &sink)
+            }
+        } catch {
+            sink.out.discard()
+            throw error
+        }
+        return sink.finish()
+    }
+}
+
+/// The XML writer as an event sink: the prolog at creation, each event's text as it comes, `</plist>` at `finish`.
+/// Keys are written in the order they arrive (the source orders them). When a container's count is not known in
+/// advance, its opening tag waits for its first child, so an empty one is still `<array/>`.
+struct XMLWriterSink: PlistEventSink {
+    var out = RawOutput(capacity: 1 << 16)
+    let maxDepth: Int
+    /// Open containers: the innermost one's tag is not finished yet while `openingPending` (count unknown, no
+    /// child yet), and its closer is written unless it was written empty.
+    private var containers: [ContainerState] = []
+    private enum ContainerState { case open, writtenEmpty, openingPending }
+
+    init(maxDepth: Int) {
+        self.maxDepth = maxDepth
+        out.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
 
             """)
-        do {
-            try emitter.value(value, depth: 0)
-        } catch {
-            emitter.out.discard()
-            throw error
+    }
+
+    /// The document's bytes (the buffer is freed).
+    mutating func finish() -> [UInt8] {
+        out.append("</plist>\n")
+        return out.finish()
+    }
+
+    private var depth: Int { containers.count }
+
+    /// Finishes the innermost container's opening tag if it was waiting for its first child.
+    @inline(__always)
+    private mutating func childFollows() {
+        guard containers.last == .openingPending else { return }
+        out.append(">\n")
+        containers[containers.count - 1] = .open
+    }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws {
+        try begin("array", count: count)
+    }
+
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
+        try begin("dict", count: count)
+    }
+
+    @inline(__always)
+    private mutating func begin(_ tag: StaticString, count: Int?) throws {
+        guard depth < maxDepth else { throw depthError() }
+        childFollows()
+        out.appendTabs(depth)
+        out.append(0x3C)
+        out.append(tag)
+        switch count {
+        case 0?:
+            out.append("/>\n")
+            containers.append(.writtenEmpty)
+        case nil:
+            containers.append(.openingPending)
+        default:
+            out.append(">\n")
+            containers.append(.open)
         }
-        emitter.out.append("</plist>\n")
-        return emitter.out.finish()
-    }
-}
-
-/// The recursive part of `XMLWriter`, holding the output buffer (raw memory: this writer's time is mostly short
-/// appends).
-struct XMLEmitter {
-    var out = RawOutput(capacity: 1 << 16)
-    let sortKeys: Bool
-    let maxDepth: Int
-
-    init(sortKeys: Bool, maxDepth: Int) {
-        self.sortKeys = sortKeys
-        self.maxDepth = maxDepth
     }
 
-    /// Writes one element (with its indentation and final newline) at nesting level `depth`.
-    mutating func value(_ v: PlistValue, depth: Int) throws {
+    mutating func endArray(at range: Range<Int>) throws { end("array") }
+    mutating func endDictionary(at range: Range<Int>) throws { end("dict") }
+
+    @inline(__always)
+    private mutating func end(_ tag: StaticString) {
+        guard let state = containers.popLast() else { return }
+        switch state {
+        case .writtenEmpty: break
+        case .openingPending: out.append("/>\n")
+        case .open:
+            out.appendTabs(depth)
+            out.append("</")
+            out.append(tag)
+            out.append(">\n")
+        }
+    }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        childFollows()
+        out.appendTabs(depth)
+        out.append("<key>")
+        escaped(key)
+        out.append("</key>\n")
+    }
+
+    /// Writes one scalar element (with its indentation and final newline).
+    mutating func value(_ v: PlistValue, at range: Range<Int>) throws {
+        childFollows()
+        let depth = depth
         out.appendTabs(depth)
         switch v {
         case .string(let s):
@@ -63,46 +139,6 @@ struct XMLEmitter {
             try date(d)
         case .data(let d):
             data(d, depth: depth)
-        case .array(let a):
-            guard depth < maxDepth else { throw depthError() }
-            if a.isEmpty {
-                out.append("<array/>\n")
-                return
-            }
-            out.append("<array>\n")
-            try a.withUnsafeBufferPointer { elements in
-                for i in 0..<elements.count {
-                    do {
-                        try value(elements[i], depth: depth + 1)
-                    } catch let e as PlistError {
-                        throw e.inside(String(i))
-                    }
-                }
-            }
-            out.appendTabs(depth)
-            out.append("</array>\n")
-        case .dictionary(let d):
-            guard depth < maxDepth else { throw depthError() }
-            if d.isEmpty {
-                out.append("<dict/>\n")
-                return
-            }
-            out.append("<dict>\n")
-            try KeySorting.withOrder(d, sorted: sortKeys) { entries, order in
-                for i in order {
-                    out.appendTabs(depth + 1)
-                    out.append("<key>")
-                    escaped(entries[i].key)
-                    out.append("</key>\n")
-                    do {
-                        try value(entries[i].value, depth: depth + 1)
-                    } catch let e as PlistError {
-                        throw e.inside(entries[i].key)
-                    }
-                }
-            }
-            out.appendTabs(depth)
-            out.append("</dict>\n")
         case .uid(let u):
             out.append("<dict>\n")
             out.appendTabs(depth + 1)
@@ -113,6 +149,8 @@ struct XMLEmitter {
             out.append("</integer>\n")
             out.appendTabs(depth)
             out.append("</dict>\n")
+        case .array, .dictionary:
+            preconditionFailure("containers arrive as begin and end events")
         }
     }
 
