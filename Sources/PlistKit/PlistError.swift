@@ -57,6 +57,9 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     /// Where in the value tree the failure happened, when known.
     public var keyPath: KeyPath?
+    /// The offset is in the caller's bytes already (a sink that was given mapped ranges threw it), so the reader
+    /// does not map it again (`OffsetMap.locate`). Not part of equality.
+    var offsetIsOriginal = false
 
     public init(
         _ kind: Kind, _ message: String, format: PlistFormat? = nil, offset: Int? = nil,
@@ -69,6 +72,11 @@ public struct PlistError: Error, Sendable, Equatable, CustomStringConvertible {
         self.line = line
         self.column = column
         self.keyPath = keyPath
+    }
+
+    public static func == (a: PlistError, b: PlistError) -> Bool {
+        a.format == b.format && a.kind == b.kind && a.message == b.message && a.offset == b.offset && a.line == b.line
+            && a.column == b.column && a.keyPath == b.keyPath
     }
 
     /// This error with `component` (an array position or dictionary key) put in front of its key path, for a

@@ -56,17 +56,20 @@ public enum PropertyList {
         guard !bytes.isEmpty else {
             throw PlistError(.truncated, "empty input: zero bytes are not a property list", offset: 0)
         }
-        let format = PlistFormat.detect(bytes)
-        guard options.allowedFormats.contains(format) else {
-            throw PlistError(.unsupportedFormat, "\(format.displayName) input is not allowed by the read options", format: format)
-        }
-        if format == .openStep {
+        let detection = PlistFormat.detection(of: bytes)
+        guard let format = detection.format else {
             // The OpenStep reader tells OpenStep, GNUstep and .strings apart while parsing.
+            guard options.allowedFormats.contains(.openStep) else {
+                throw PlistError(.unsupportedFormat, "OpenStep input is not allowed by the read options", format: .openStep)
+            }
             let (value, dialect) = try OpenStepReader.readDetectingFormat(bytes, options: options)
             guard options.allowedFormats.contains(dialect) else {
                 throw PlistError(.unsupportedFormat, "\(dialect.displayName) input is not allowed by the read options", format: dialect)
             }
             return (value, dialect)
+        }
+        guard options.allowedFormats.contains(format) else {
+            throw PlistError(.unsupportedFormat, "\(format.displayName) input is not allowed by the read options", format: format)
         }
         return (try decode(bytes, format: format, options: options), format)
     }
@@ -80,6 +83,59 @@ public enum PropertyList {
         case .json: return try JSONReader.read(bytes, options: options)
         case .openStep, .gnustep, .strings: return try OpenStepReader.read(bytes, format: format, options: options)
         }
+    }
+
+    /// Reads a document into `sink` instead of a tree: the events of its values, in document order, each with the
+    /// byte range it came from (see `PlistEventSink`). Detection, gzip, limits and errors are those of `read`; the
+    /// duplicate-key policy and the `CF$UID` dictionaries of text formats are the tree's business, so a sink sees
+    /// keys and dictionaries as written.
+    /// - Returns: the format the document was in.
+    @discardableResult
+    public static func parse<Sink: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions = PlistReadOptions(), into sink: inout Sink
+    ) throws -> PlistFormat {
+        if options.allowGzip, Gzip.isGzip(bytes) {
+            let inflated = try Gzip.inflate(bytes, limit: options.maxDecompressedSize)
+            return try inflated.withUnsafeBytes { try parse($0, options: options, into: &sink) }
+        }
+        guard bytes.count <= options.maxInputSize else {
+            throw PlistError(.sizeLimit, "input is \(bytes.count) bytes, more than the limit of \(options.maxInputSize)")
+        }
+        guard !bytes.isEmpty else {
+            throw PlistError(.truncated, "empty input: zero bytes are not a property list", offset: 0)
+        }
+        let detected = PlistFormat.detection(of: bytes).format ?? .openStep
+        guard options.allowedFormats.contains(detected) else {
+            throw PlistError(.unsupportedFormat, "\(detected.displayName) input is not allowed by the read options", format: detected)
+        }
+        var limited = LimitingSink(sink, limits: ReadLimits(options, format: detected))
+        defer { sink = limited.inner }
+        switch detected {
+        case .xml: try XMLReader.parse(bytes, options: options, into: &limited)
+        case .binary: try BinaryReader.parse(bytes, options: options, into: &limited)
+        case .json: try JSONReader.parse(bytes, into: &limited)
+        case .openStep, .gnustep, .strings:
+            let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &limited)
+            guard options.allowedFormats.contains(dialect) else {
+                throw PlistError(.unsupportedFormat, "\(dialect.displayName) input is not allowed by the read options", format: dialect)
+            }
+            return dialect
+        }
+        return detected
+    }
+
+    /// `parse(_:options:into:)` over `Data`.
+    @discardableResult
+    public static func parse<Sink: PlistEventSink>(
+        _ data: Data, options: PlistReadOptions = PlistReadOptions(), into sink: inout Sink
+    ) throws -> PlistFormat {
+        try data.withUnsafeBytes { try parse($0, options: options, into: &sink) }
+    }
+
+    /// Sends `value`'s events to `sink` (dictionaries in insertion order; ranges are empty: a tree has no source
+    /// text). What writers are driven by; a way to feed any sink from a value.
+    public static func emit<Sink: PlistEventSink>(_ value: PlistValue, into sink: inout Sink) throws {
+        try PlistValueEvents<Sink, InsertionKeyOrder>.send(value, to: &sink)
     }
 
     /// Writes `value` in `format`.

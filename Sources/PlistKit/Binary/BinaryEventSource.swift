@@ -152,8 +152,9 @@ struct BinaryEventSource<Sink: PlistEventSink> {
             slots[index] = Self.decodedOnce
         } else {
             assert(slot == Self.decodedOnce, "every other slot state returned or threw above")
-            // Met a second time: a third is likely, and the sink can stand in for the events from now on.
-            if let token = token ?? sink.rememberSubtree() { slots[index] = Int32(token + 1) }
+            // Met a second time: a third is likely, and the sink can stand in for the events from now on (one that
+            // cannot gets them again, within the budget).
+            slots[index] = (token ?? sink.rememberSubtree()).map { Int32($0 + 1) } ?? Self.decodedOnce
         }
     }
 

@@ -8,13 +8,13 @@
 /// (Python writes every real as 8 bytes, so 4-byte reals are the exception).
 enum BinaryWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
-        var table = BinaryObjectTable(options: options)
+        var table = BinaryWriterObjects(options: options)
         _ = try table.add(value, depth: 0)
         return assemble(table)
     }
 
     /// Interleaves the encoded objects with their references, then appends the offset table and trailer.
-    private static func assemble(_ table: BinaryObjectTable) -> [UInt8] {
+    private static func assemble(_ table: BinaryWriterObjects) -> [UInt8] {
         let count = table.objectCount
         let refSize = byteWidth(UInt64(count))
         let tableOffset = BinaryTrailer.headerSize + table.body.count + table.refs.count * refSize

@@ -68,6 +68,17 @@ struct ReadLimits {
     }
 }
 
+/// A sink that can count a level of nesting that is not a container (XML's `<plist>` nested as a value).
+protocol NestingLimited {
+    mutating func enterWrapper(at offset: Int) throws
+    mutating func exitWrapper()
+}
+
+extension LimitingSink: NestingLimited {
+    mutating func enterWrapper(at offset: Int) throws { try limits.enter(at: offset) }
+    mutating func exitWrapper() { limits.exit() }
+}
+
 /// Applies `ReadLimits` to the events on their way to `inner`.
 struct LimitingSink<Inner: PlistEventSink>: PlistEventSink {
     var inner: Inner

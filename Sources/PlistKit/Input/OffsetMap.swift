@@ -58,6 +58,12 @@ struct OffsetMap {
     func locate(_ error: PlistError, in original: UnsafeRawBufferPointer) -> PlistError {
         var e = error
         guard let offset = e.offset else { return e }
+        if e.offsetIsOriginal {
+            // A sink that was given mapped ranges positioned it already.
+            e.offsetIsOriginal = false
+            if e.line == nil, originalIsUTF8 { (e.line, e.column) = TextPosition.lineColumn(of: offset, in: original) }
+            return e
+        }
         let reorders = steps.contains { $0.kind == .reorders }
         // Walk back step by step, noting the offset in the text where lines and columns are counted.
         var o = offset
@@ -75,5 +81,19 @@ struct OffsetMap {
             }
         }
         return e
+    }
+}
+
+/// Where the last back-mapping of a step that scans its text stopped, so that increasing queries (a source's events,
+/// in order) cost one pass over the text in all rather than one each.
+final class ScanPosition {
+    /// The offset (in the step's output) the scan reached.
+    var offset = 0
+    /// What the scan counted up to `offset` (code units, extra bytes: the step's own measure).
+    var carried = 0
+
+    func reset() {
+        offset = 0
+        carried = 0
     }
 }

@@ -52,8 +52,9 @@ struct WideText {
     /// `utf8(_:format:)`, recorded in `map` as a step whose offsets lead back to `b`.
     func utf8(_ b: UnsafeRawBufferPointer, format: PlistFormat, appendingTo map: inout OffsetMap) throws -> [UInt8] {
         let converted = try utf8(b, format: format)
+        let scan = ScanPosition()
         map.append(.convertsEncoding, output: converted) { offset in
-            converted.withUnsafeBytes { self.originalOffset(offset, in: $0) }
+            converted.withUnsafeBytes { self.originalOffset(offset, in: $0, resuming: scan) }
         }
         return converted
     }
@@ -90,16 +91,20 @@ struct WideText {
         return (u, i + 2)
     }
 
-    /// Maps an offset in the UTF-8 conversion back to an offset in the original bytes.
-    func originalOffset(_ utf8Offset: Int, in converted: UnsafeRawBufferPointer) -> Int {
-        var units = 0
-        var i = 0
+    /// Maps an offset in the UTF-8 conversion back to an offset in the original bytes, going on from where `scan`
+    /// stopped when the offset is not before it (the code units of the text before `scan.offset` are `scan.carried`).
+    func originalOffset(_ utf8Offset: Int, in converted: UnsafeRawBufferPointer, resuming scan: ScanPosition = ScanPosition()) -> Int {
         let end = min(utf8Offset, converted.count)
+        if end < scan.offset { scan.reset() }
+        var units = scan.carried
+        var i = scan.offset
         while i < end {
             let c = converted[i]
             if c & 0xC0 != 0x80 { units += (width == .utf16 && c >= 0xF0) ? 2 : 1 }
             i += 1
         }
+        scan.offset = i
+        scan.carried = units
         return bomLength + units * (width == .utf16 ? 2 : 4)
     }
 

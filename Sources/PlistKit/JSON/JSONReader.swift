@@ -32,7 +32,12 @@ enum JSONReader {
         do {
             guard let wide else { return try parseUTF8(bytes, into: &sink) }
             let utf8 = try wide.utf8(bytes, format: .json, appendingTo: &map)
-            try utf8.withUnsafeBytes { try parseUTF8($0, into: &sink) }
+            try utf8.withUnsafeBytes { converted in
+                guard Sink.wantsExactRanges else { return try parseUTF8(converted, into: &sink) }
+                var mapped = RangeMappingSink(inner: sink, map: map)
+                defer { sink = mapped.inner }
+                try parseUTF8(converted, into: &mapped)
+            }
         } catch let e as PlistError {
             throw map.locate(e, in: bytes)
         }

@@ -39,7 +39,12 @@ enum OpenStepReader {
         do {
             if let wide {
                 let utf8 = try wide.utf8(bytes, format: format, appendingTo: &map)
-                return try utf8.withUnsafeBytes { try parseUTF8($0, start: 0, format: format, into: &sink) }
+                return try utf8.withUnsafeBytes { converted in
+                    guard Sink.wantsExactRanges else { return try parseUTF8(converted, start: 0, format: format, into: &sink) }
+                    var mapped = RangeMappingSink(inner: sink, map: map)
+                    defer { sink = mapped.inner }
+                    return try parseUTF8(converted, start: 0, format: format, into: &mapped)
+                }
             }
             let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             return try parseUTF8(bytes, start: start, format: format, into: &sink)

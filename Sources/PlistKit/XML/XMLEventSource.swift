@@ -433,21 +433,21 @@ struct XMLEventTarget {
     let exitWrapper: () -> Void
 
     /// Closures over `box`, which holds the sink for the parse.
-    init<Inner: PlistEventSink>(_ box: XMLSinkBox<Inner>) {
-        wantsExactRanges = Inner.wantsExactRanges
+    init<Sink: PlistEventSink & NestingLimited>(_ box: XMLSinkBox<Sink>) {
+        wantsExactRanges = Sink.wantsExactRanges
         beginArray = { try box.sink.beginArray(count: nil, at: $0) }
         endArray = { try box.sink.endArray(at: $0) }
         beginDictionary = { try box.sink.beginDictionary(count: nil, at: $0) }
         endDictionary = { try box.sink.endDictionary(at: $0) }
         key = { try box.sink.key($0, at: $1) }
         value = { try box.sink.value($0, at: $1) }
-        enterWrapper = { try box.sink.limits.enter(at: $0) }
-        exitWrapper = { box.sink.limits.exit() }
+        enterWrapper = { try box.sink.enterWrapper(at: $0) }
+        exitWrapper = { box.sink.exitWrapper() }
     }
 }
 
 /// Where the sink lives while libxml2 parses.
-final class XMLSinkBox<Inner: PlistEventSink> {
-    @exclusivity(unchecked) var sink: LimitingSink<Inner>
-    init(_ sink: LimitingSink<Inner>) { self.sink = sink }
+final class XMLSinkBox<Sink: PlistEventSink> {
+    @exclusivity(unchecked) var sink: Sink
+    init(_ sink: Sink) { self.sink = sink }
 }

@@ -89,21 +89,35 @@ enum XMLReader {
         into sink: inout LimitingSink<Inner>
     ) throws {
         guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
-            return try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, into: &sink)
+            return try parseMapped(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, map: map, into: &sink)
         }
         let substituted = XMLReaderControlCharacters.substitute(bytes)
+        let scan = ScanPosition()
         map.append(.substitutes, output: substituted) { offset in
-            substituted.withUnsafeBytes { XMLReaderControlCharacters.originalOffset(offset, in: $0) }
+            substituted.withUnsafeBytes { XMLReaderControlCharacters.originalOffset(offset, in: $0, resuming: scan) }
         }
         try substituted.withUnsafeBytes {
-            try parseLibXML2($0, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true, into: &sink)
+            try parseMapped($0, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: true, map: map, into: &sink)
         }
     }
 
-    /// Parses UTF-8 input with libxml2 (other encodings were converted by the caller).
-    private static func parseLibXML2<Inner: PlistEventSink>(
+    /// Parses the final bytes, with event ranges mapped back to the caller's bytes for a sink that wants them exact.
+    private static func parseMapped<Inner: PlistEventSink>(
         _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool,
-        into sink: inout LimitingSink<Inner>
+        map: OffsetMap, into sink: inout LimitingSink<Inner>
+    ) throws {
+        guard Inner.wantsExactRanges, !map.isEmpty else {
+            return try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: restoreControls, into: &sink)
+        }
+        var mapped = RangeMappingSink(inner: sink, map: map)
+        defer { sink = mapped.inner }
+        try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: restoreControls, into: &mapped)
+    }
+
+    /// Parses UTF-8 input with libxml2 (other encodings were converted by the caller).
+    private static func parseLibXML2<Sink: PlistEventSink & NestingLimited>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool,
+        into sink: inout Sink
     ) throws {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)

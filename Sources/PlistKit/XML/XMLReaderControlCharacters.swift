@@ -144,10 +144,11 @@ enum XMLReaderControlCharacters {
 
     /// Maps an offset in the substituted document back to the original (a stand-in is three bytes longer than the
     /// control byte it replaced, one byte longer than a noncharacter).
-    static func originalOffset(_ offset: Int, in substituted: UnsafeRawBufferPointer) -> Int {
-        var extra = 0
-        var i = 0
+    static func originalOffset(_ offset: Int, in substituted: UnsafeRawBufferPointer, resuming scan: ScanPosition = ScanPosition()) -> Int {
         let end = min(offset, substituted.count)
+        if end < scan.offset { scan.reset() }
+        var extra = scan.carried
+        var i = scan.offset
         while i < end {
             if i + 3 < substituted.count, substituted[i] == lead.0, substituted[i + 1] == lead.1,
                substituted[i + 2] == lead.2 {
@@ -157,6 +158,8 @@ enum XMLReaderControlCharacters {
                 i += 1
             }
         }
+        scan.offset = i
+        scan.carried = extra
         return offset - extra
     }
 

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Scalars are encoded as soon as they are first met: their bytes do not depend on the reference width, which is
 /// only known once every object is counted. Containers store their header here and reserve slots in `refs` that
 /// are filled in as their children get numbers. `BinaryWriter` then interleaves the two into the file.
-struct BinaryObjectTable {
+struct BinaryWriterObjects {
     /// Encoded scalars and container headers, in object order.
     private(set) var body: [UInt8] = []
     /// Object numbers referenced by containers, in object order.
@@ -19,8 +19,8 @@ struct BinaryObjectTable {
     private let sortKeys: Bool
     private let maxDepth: Int
 
-    /// Uniquing of scalars by their encoded bytes (see `BinaryScalarTable`).
-    private var scalars = BinaryScalarTable()
+    /// Uniquing of scalars by their encoded bytes (see `BinaryWriterScalarUniquing`).
+    private var scalars = BinaryWriterScalarUniquing()
     /// Recently written strings by representation: a string met again as the very same value (an inline small
     /// string with the same bits, or the same heap buffer, which the value being written keeps alive) is known
     /// without encoding or hashing its contents. Keys repeat this way in nearly every dictionary-heavy document.

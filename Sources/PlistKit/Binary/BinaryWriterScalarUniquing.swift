@@ -5,7 +5,7 @@
 /// encodings mean equal values of the same type. Working on bytes avoids hashing and comparing `String`s through
 /// `Hasher`/`UTF8View`, which dominated the cost of writing. Open addressing with linear probing; the hash is
 /// seeded per writer so crafted inputs cannot force collisions predictably.
-struct BinaryScalarTable {
+struct BinaryWriterScalarUniquing {
     private struct Slot {
         /// The full hash (kept so that growing never rereads the bytes).
         var hash: UInt64
