@@ -1,9 +1,6 @@
 import CSystem
 import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlistKit
 
 /// Bookmark data on Linux: persistent references to files that survive renames and moves, in Apple's
 /// `book` layout, with Linux identity (file handles, inode chain, birth time, volume) under reserved keys.
@@ -88,10 +85,7 @@ public enum Bookmark {
         let target: FileIdentity
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, pathBytes) {
         case .success(let id): target = id
-        case .failure(let e):
-            if e.code == ENOENT { throw .fileNotFound(lastKnownPath: display) }
-            if e.code == EACCES { throw .permissionDenied(path: display) }
-            throw .systemCall(name: "statx", errno: e.code, path: display)
+        case .failure(let error): throw .failure("statx", error, path: display)
         }
         let minimal = options.contains(.minimalBookmark)
         var inodes: [UInt64] = []
@@ -102,8 +96,8 @@ public enum Bookmark {
             case .success(let id):
                 inodes.append(id.inode)
                 ancestors.append(id.handle)
-            case .failure(let e):
-                throw .systemCall(name: "statx", errno: e.code, path: PathBytes.string(prefix))
+            case .failure(let error):
+                throw .systemCall("statx", error, path: PathBytes.string(prefix))
             }
         }
         inodes.append(target.inode)
@@ -123,7 +117,7 @@ public enum Bookmark {
         record.creationTime = Double(Sys.realtimeNanoseconds()) / 1e9 - 978_307_200
         if !minimal {
             record.displayName = PathBytes.string(name)
-            let uid = getuid()
+            let uid = Sys.userID()
             record.userID = Int64(uid)
             record.userName = UserNames.name(of: uid)
         }
@@ -139,26 +133,17 @@ public enum Bookmark {
     static func absolutePath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
         guard !path.isEmpty, !path.contains(0) else { throw .invalidArgument("empty path or NUL in path") }
         if path.first == 0x2F { return path }
-        var buffer = [CChar](repeating: 0, count: 4097)
-        guard getcwd(&buffer, buffer.count) != nil else { throw .systemCall(name: "getcwd", errno: Sys.errno, path: ".") }
-        let cwd = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
-        return cwd + [0x2F] + path
+        switch Sys.currentDirectory() {
+        case .success(let workingDirectory): return workingDirectory + [0x2F] + path
+        case .failure(let error): throw .systemCall("getcwd", error, path: ".")
+        }
     }
 
     static func realpath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
-        let result: [UInt8]? = Sys.withCPath(path) { p in
-            guard let r = Glibc.realpath(p, nil) else { return nil }
-            defer { free(r) }
-            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
+        switch Sys.realPath(path) {
+        case .success(let resolved): return resolved
+        case .failure(let error): throw .failure("realpath", error, path: PathBytes.string(path))
         }
-        guard let result else {
-            let e = Sys.errno
-            let shown = PathBytes.string(path)
-            if e == ENOENT { throw .fileNotFound(lastKnownPath: shown) }
-            if e == EACCES { throw .permissionDenied(path: shown) }
-            throw .systemCall(name: "realpath", errno: e, path: shown)
-        }
-        return result
     }
 
     // MARK: - Inspection (no file-system access)
@@ -207,21 +192,5 @@ public enum Bookmark {
     /// Every key present in the data (all TOCs), which Apple's API offers no way to list.
     public static func allKeys(fromBookmarkData data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> [BookKey] {
         try BookContainer.read(data, limits: limits).tocs.flatMap { $0.entries.map(\.key) }
-    }
-}
-
-/// User names by uid, looked up once per process (NSS lookups cost far more than the rest of `create`).
-enum UserNames {
-    private static let cache = Mutex<[uid_t: String?]>([:])
-
-    static func name(of uid: uid_t) -> String? {
-        if let hit = cache.withLock({ $0[uid] }) { return hit }
-        var name: String? = nil
-        var pw = passwd()
-        var result: UnsafeMutablePointer<passwd>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        if getpwuid_r(uid, &pw, &buffer, buffer.count, &result) == 0, result != nil, let n = pw.pw_name { name = String(cString: n) }
-        cache.withLock { $0[uid] = name }
-        return name
     }
 }

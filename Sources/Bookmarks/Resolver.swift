@@ -1,8 +1,6 @@
 import CSystem
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlistKit
 
 extension Bookmark {
     /// Resolves bookmark data: stored path first, then identity, then a bounded search (see README).
@@ -37,12 +35,10 @@ extension Bookmark {
     /// Returns the open descriptor (the caller closes it) and the resolution.
     public static func resolveAndOpen(_ data: [UInt8], flags: Int32, options: BookmarkResolveOptions = BookmarkResolveOptions()) throws(BookmarkError) -> (descriptor: Int32, resolution: BookmarkResolution) {
         let resolution = try resolve(data, options: options)
-        let fd = Sys.openat(CSYSTEM_AT_FDCWD, resolution.pathBytes, flags | CSYSTEM_O_NOFOLLOW)
-        guard fd >= 0 else {
-            let e = Sys.errno
-            if e == ENOENT { throw .fileNotFound(lastKnownPath: resolution.path) }
-            if e == EACCES { throw .permissionDenied(path: resolution.path) }
-            throw .systemCall(name: "open", errno: e, path: resolution.path)
+        let fd: Int32
+        switch Sys.openAt(CSYSTEM_AT_FDCWD, resolution.pathBytes, flags | CSYSTEM_O_NOFOLLOW) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .failure("open", error, path: resolution.path)
         }
         if let expected = resolution.identity {
             let now: FileIdentity
@@ -123,7 +119,7 @@ struct Resolver {
             if let c = now.matches(stored) { return found(path, baseReason, c, now) }
             if now.kind.isSameType(as: stored.kind) { conflict = (path, now) }
         case .failure(let e):
-            if e.code == EACCES { deniedPath = path }
+            if e == .permissionDenied { deniedPath = path }
         }
 
         // Relative candidate.
@@ -166,27 +162,20 @@ struct Resolver {
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, record.pathBytes) {
         case .success(let now): return found(record.pathBytes, .foreignFormat, nil, now)
         case .failure(let e):
-            if e.code == EACCES { throw .permissionDenied(path: record.path) }
+            if e == .permissionDenied { throw .permissionDenied(path: record.path) }
             throw .fileNotFound(lastKnownPath: record.path)
         }
     }
 
     /// `open_by_handle_at` + `/proc/self/fd` — only with the caller's opt-in and an existing capability.
     func privilegedLookup(_ stored: FileIdentity, mountPoint: [UInt8]) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        guard let h = stored.handle, !h.isFID, !h.bytes.isEmpty, Sys.hasDacReadSearch() else { return nil }
-        let mfd = Sys.openat(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)   // open_by_handle_at rejects O_PATH mount fds (EBADF)
-        guard mfd >= 0 else { return nil }
+        guard let h = stored.handle, !h.isFID, !h.bytes.isEmpty, ProcessCapabilities.holdsDacReadSearch() else { return nil }
+        // open_by_handle_at rejects O_PATH mount descriptors (EBADF).
+        guard case .success(let mfd) = Sys.openAt(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY) else { return nil }
         defer { Sys.close(mfd) }
-        let fd = h.bytes.withUnsafeBufferPointer { b -> Int32 in
-            guard let base = b.baseAddress else { return -1 }
-            return csystem_open_by_handle_at(mfd, base, UInt32(b.count), h.type, CSYSTEM_O_PATH | CSYSTEM_O_CLOEXEC)
-        }
-        guard fd >= 0 else { return nil }
+        guard case .success(let fd) = Sys.openByHandle(mfd, h, CSYSTEM_O_PATH) else { return nil }
         defer { Sys.close(fd) }
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, 4096)
-        guard n > 0 else { return nil }
-        let path = buffer[0..<n].map { UInt8(bitPattern: $0) }
+        guard case .success(let path) = Sys.readLink(Array("/proc/self/fd/\(fd)".utf8)), !path.isEmpty else { return nil }
         guard path.first == 0x2F, case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, path),
               let c = now.matches(stored) else { return nil }
         return (path, c, now)
@@ -237,8 +226,9 @@ struct Resolver {
     /// Breadth-first search below `root` for an entry whose `d_ino` is `inode`, verified against `verify`.
     /// Never follows symlinks, never crosses into another mount, skips unreadable directories.
     mutating func bfs(from root: [UInt8], inode: UInt64, depthLimit: Int, skip: [UInt8]?, prefer: [UInt8], verify: FileIdentity) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        let rootFd = Sys.openat(CSYSTEM_AT_FDCWD, root, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW)
-        guard rootFd >= 0 else { return nil }
+        guard case .success(let rootFd) = Sys.openAt(CSYSTEM_AT_FDCWD, root, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW) else {
+            return nil
+        }
         let rootMount: UInt64?
         if case .success(let sx) = Sys.statx(rootFd, [], emptyPath: true), sx.mask & CSYSTEM_STATX_MNT_ID != 0 { rootMount = sx.mnt_id } else { rootMount = nil }
         let rootDev: UInt64
@@ -251,30 +241,28 @@ struct Resolver {
         while head < queue.count, !exhausted {
             let (dir, level) = queue[head]
             head += 1
-            let fd = Sys.openat(CSYSTEM_AT_FDCWD, dir, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW)
-            guard fd >= 0 else { continue }   // unreadable or vanished: skip, record nothing
+            // Unreadable or vanished: skip, record nothing.
+            guard case .success(let fd) = Sys.openAt(CSYSTEM_AT_FDCWD, dir, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW) else {
+                continue
+            }
             // Same mount as the search root (bind mounts of the same fs share st_dev, so use the mount id when present).
             if case .success(let sx) = Sys.statx(fd, [], emptyPath: true) {
                 let sameMount = rootMount.map { sx.mask & CSYSTEM_STATX_MNT_ID != 0 && sx.mnt_id == $0 }
                     ?? (UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor) == rootDev)
                 guard sameMount else { Sys.close(fd); continue }
             }
-            guard let stream = csystem_fdopendir(fd) else { Sys.close(fd); continue }
-            defer { _ = csystem_closedir(stream) }
+            guard case .success(let stream) = Sys.openDirectory(fd) else { Sys.close(fd); continue }
+            defer { Sys.closeDirectory(stream) }
             var best: ([UInt8], IdentityConfidence, FileIdentity)? = nil
-            var ino: UInt64 = 0
-            var type: UInt8 = 0
-            var namePtr: UnsafePointer<CChar>? = nil
-            while !exhausted, csystem_readdir(stream, &ino, &type, &namePtr) == 1 {
-                guard let namePtr else { continue }
-                let len = strlen(namePtr)
-                let name = UnsafeRawBufferPointer(start: namePtr, count: len)
-                if len <= 2, name.allSatisfy({ $0 == 0x2E }) { continue }
+            while !exhausted, case .success(let entry?) = Sys.readDirectory(stream) {
+                let nameBytes = entry.name
+                let ino = entry.inode
+                let type = entry.type
+                if nameBytes.count <= 2, nameBytes.allSatisfy({ $0 == 0x2E }) { continue }
                 // The budget counts the entries examined (not `.` and `..`): the one past it is not.
                 guard entries < options.budget.maxEntries else { exhausted = true; break }
                 entries += 1
                 if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
-                let nameBytes = Array(name)
                 let child = dir == [0x2F] ? [0x2F] + nameBytes : dir + [0x2F] + nameBytes
                 if ino == inode, best == nil || nameBytes == prefer {
                     if case .success(let now) = FileIdentity.read(fd, nameBytes), let c = now.matches(verify) {
