@@ -32,3 +32,38 @@ enum SearchList {
         return layers
     }
 }
+
+extension SearchLayer {
+    /// Whether values from this layer are managed (forced) and cannot be changed.
+    var isForced: Bool {
+        if case .file(_, let forced) = self { return forced }
+        return false
+    }
+
+    /// This layer's value for `key` without I/O: `.none` when its file is due for a re-check.
+    func cachedValue(forKey key: String, now: UInt64, environment: PreferencesEnvironment) -> PlistValue?? {
+        switch self {
+        case .file(let file, _): return file.cachedValue(forKey: key, now: now)
+        case .arguments: return .some(environment.argumentDomain[key])
+        case .registration: return .some(environment.registration[key])
+        }
+    }
+
+    /// This layer's value for `key`, re-reading its file when the recheck interval has passed.
+    func value(forKey key: String, now: UInt64, environment: PreferencesEnvironment) -> PlistValue? {
+        switch self {
+        case .file(let file, _): return file.value(forKey: key, now: now)
+        case .arguments: return environment.argumentDomain[key]
+        case .registration: return environment.registration[key]
+        }
+    }
+
+    /// Every value of this layer.
+    func values(environment: PreferencesEnvironment) -> PlistDictionary {
+        switch self {
+        case .file(let file, _): return file.snapshot()
+        case .arguments: return environment.argumentDomain
+        case .registration: return environment.registration
+        }
+    }
+}
