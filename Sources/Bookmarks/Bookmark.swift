@@ -44,15 +44,15 @@ public enum Bookmark {
         var container = record.container()
         var extra: [String: BookValue] = [:]
         for (k, v) in customValues { extra[k] = .string(v) }
-        if !keys.isEmpty, case .success(let sx) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
-            let kind = FileKind(mode: sx.mode)
+        if !keys.isEmpty, case .success(let status) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
+            let kind = FileKind(mode: status.mode)
             for key in keys {
                 switch key {
-                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: sx.size))
+                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: status.size))
                 case "NSURLContentModificationDateKey":
-                    extra[key] = .date(Double(sx.mtime_sec) + Double(sx.mtime_nsec) / 1e9 - 978_307_200)
+                    extra[key] = .date(Double(status.mtime_sec) + Double(status.mtime_nsec) / 1e9 - 978_307_200)
                 case ResourceKey.creationDate:
-                    if sx.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(sx.btime_sec) + Double(sx.btime_nsec) / 1e9 - 978_307_200) }
+                    if status.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(status.btime_sec) + Double(status.btime_nsec) / 1e9 - 978_307_200) }
                 case ResourceKey.isDirectory: extra[key] = .bool(kind == .directory)
                 case ResourceKey.isRegularFile: extra[key] = .bool(kind == .regular)
                 case ResourceKey.isSymbolicLink: extra[key] = .bool(kind == .symlink)
@@ -73,13 +73,13 @@ public enum Bookmark {
         // A trailing slash names a directory, through a final symbolic link (POSIX): `link/` is the directory it points
         // to, `file/` is ENOTDIR.
         if absolute.count > 1, absolute.last == 0x2F { absolute = try realpath(absolute) }
-        var comps = PathBytes.split(absolute)
-        guard let name = comps.popLast() else { throw .invalidArgument("cannot bookmark /") }
+        var components = PathBytes.split(absolute)
+        guard let name = components.popLast() else { throw .invalidArgument("cannot bookmark /") }
         guard name != [0x2E], name != [0x2E, 0x2E] else { throw .invalidArgument("path ends in . or ..") }
         // Ancestors are canonicalised (symlinks in the parent resolved); the target itself is not followed.
-        let parent = try realpath(PathBytes.join(comps))
-        comps = PathBytes.split(parent) + [name]
-        let pathBytes = PathBytes.join(comps)
+        let parent = try realpath(PathBytes.join(components))
+        components = PathBytes.split(parent) + [name]
+        let pathBytes = PathBytes.join(components)
         let display = PathBytes.string(pathBytes)
 
         let target: FileIdentity
@@ -90,8 +90,8 @@ public enum Bookmark {
         let minimal = options.contains(.minimalBookmark)
         var inodes: [UInt64] = []
         var ancestors: [FileHandleID?] = []
-        for k in 0..<(comps.count - 1) {
-            let prefix = PathBytes.join(Array(comps[0...k]))
+        for depth in 0..<(components.count - 1) {
+            let prefix = PathBytes.join(Array(components[0...depth]))
             switch FileIdentity.read(CSYSTEM_AT_FDCWD, prefix, withHandle: !minimal) {
             case .success(let id):
                 inodes.append(id.inode)
@@ -102,7 +102,7 @@ public enum Bookmark {
         }
         inodes.append(target.inode)
 
-        var record = BookmarkRecord(components: comps, inodes: inodes, kind: target.kind, options: options)
+        var record = BookmarkRecord(components: components, inodes: inodes, kind: target.kind, options: options)
         record.formatVersion = BookmarkRecord.currentFormatVersion
         record.birthTimeNanoseconds = target.birthTimeNanoseconds
         record.handle = target.handle
@@ -122,10 +122,10 @@ public enum Bookmark {
             record.userName = UserNames.name(of: uid)
         }
         if let base = relativeTo {
-            let baseComps = PathBytes.split(try realpath(try absolutePath(base)))
+            let baseComponents = PathBytes.split(try realpath(try absolutePath(base)))
             var common = 0
-            while common < baseComps.count, common < comps.count, baseComps[common] == comps[common] { common += 1 }
-            record.relativePath = Array(repeating: [0x2E, 0x2E], count: baseComps.count - common) + Array(comps[common...])
+            while common < baseComponents.count, common < components.count, baseComponents[common] == components[common] { common += 1 }
+            record.relativePath = Array(repeating: [0x2E, 0x2E], count: baseComponents.count - common) + Array(components[common...])
         }
         return record
     }

@@ -106,15 +106,15 @@ public struct FileIdentity: Sendable, Equatable {
         self.mountID = mountID
     }
 
-    init(statx sx: csystem_statx_t, handle: FileHandleID?) {
-        inode = sx.ino
-        kind = FileKind(mode: sx.mode)
-        if sx.mask & CSYSTEM_STATX_BTIME != 0 {
-            birthTimeNanoseconds = sx.btime_sec &* 1_000_000_000 &+ Int64(sx.btime_nsec)
+    init(statx status: csystem_statx_t, handle: FileHandleID?) {
+        inode = status.ino
+        kind = FileKind(mode: status.mode)
+        if status.mask & CSYSTEM_STATX_BTIME != 0 {
+            birthTimeNanoseconds = status.btime_sec &* 1_000_000_000 &+ Int64(status.btime_nsec)
         }
         self.handle = handle
-        device = UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor)
-        mountID = sx.mask & CSYSTEM_STATX_MNT_ID != 0 ? sx.mnt_id : nil
+        device = UInt64(status.dev_major) << 32 | UInt64(status.dev_minor)
+        mountID = status.mask & CSYSTEM_STATX_MNT_ID != 0 ? status.mnt_id : nil
     }
 
     /// Reads the identity of `path` (relative to `directory`) without following a final symlink.
