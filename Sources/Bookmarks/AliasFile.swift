@@ -9,8 +9,8 @@ import Glibc
 ///
 /// The data fork of a Finder alias is the bookmark's data area behind a 56-byte header
 /// (`"book" 0 "mark" 0 | u32 56 | u32 56 | u32 size | u32 0x10040000 | … | f64 time at 0x28`), with every item
-/// offset still relative to the end of that header (reference §1.5; the header is only partly understood,
-/// so the reader checks only what it relies on). Linux has no Finder flag; the `.alias` extension marks the file.
+/// offset still relative to the end of that header (as the blobs macOS writes show; the header is only partly
+/// understood, so the reader checks only what it relies on). Linux has no Finder flag; the `.alias` extension marks the file.
 public enum AliasFile {
     static let headerSize = 56
 

@@ -90,8 +90,8 @@ public struct BookmarkRecord: Sendable, Equatable {
                     throw .corruptData(.badPathComponent(index: i), offset: componentsOffset)
                 }
             } else {
-                // Foreign blobs may carry `.` and `..` (shown, reference §5.5), never a component that would change
-                // which path is looked up: empty, or holding `/` or NUL.
+                // Foreign blobs may carry `.` and `..` (kept for display; resolution refuses them), never a component
+                // that would change which path is looked up: empty, or holding `/` or NUL.
                 guard !bytes.isEmpty, !bytes.contains(0x2F), !bytes.contains(0) else {
                     throw .corruptData(.badPathComponent(index: i), offset: componentsOffset)
                 }

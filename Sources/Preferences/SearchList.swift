@@ -10,7 +10,8 @@ enum SearchLayer: Sendable {
     case registration
 }
 
-/// Builds the search list of a `Defaults` instance (reference §2.1, with the Linux managed layer on top):
+/// Builds the search list of a `Defaults` instance (the domain order of Apple's `UserDefaults` documentation and
+/// CoreFoundation's `CFPreferences.c`, with the Linux managed layer on top):
 /// managed → arguments → app byHost → app → suites (byHost, any host) → global byHost → global → all-users (app,
 /// suites, global) → registration. Volatile domains are not searched.
 enum SearchList {

@@ -39,7 +39,7 @@ import TestSupport
         #expect(bad.status != 0 && bad.stderr.contains("offset 4"))
     }
 
-    /// An unprivileged caller learns nothing about a 0700 directory through a bookmark root made (§5.5, [E9]).
+    /// An unprivileged caller learns nothing about a 0700 directory through a bookmark root made: every lookup runs with the caller's credentials.
     @Test(.enabled(if: tool != nil && Shell.isRoot && Shell.find("setpriv") != nil, "needs root, setpriv and the bookmark executable"))
     func unprivilegedCallerLearnsNothingAboutAPrivateDirectory() throws {
         let bookmark = try #require(Self.tool)
