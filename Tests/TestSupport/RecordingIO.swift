@@ -15,6 +15,7 @@ public final class RecordingIO: Sendable {
     /// When set, every write to standard output fails with this error (and nothing is kept).
     public let outputFailure: Errno?
 
+    /// Streams whose standard input holds `input`, and whose output writes fail with `outputFailure` when given.
     public init(input: [UInt8] = [], outputFailure: Errno? = nil) {
         self.input = input
         self.outputFailure = outputFailure

@@ -5,6 +5,7 @@ import PlistKit
 /// messages and exit statuses (0 success, 1 failure, 64 a bad command line). The `bookmark` executable passes its
 /// arguments and the process's standard streams (and forwards `bench` to `plistbench bookmark`).
 public enum BookmarkCommand {
+    /// The `--help` text (also printed, after `bookmark: `, for a command line it cannot run).
     public static let usage = """
         usage: bookmark create PATH [-o FILE] [--minimal] [--relative-to DIR]
                bookmark resolve FILE [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]

@@ -10,6 +10,7 @@ public struct Errno: Error, Sendable, Hashable, RawRepresentable, CustomStringCo
     /// The number, as `errno.h` defines it (`ENOENT`, `EACCES`, …).
     public let rawValue: Int32
 
+    /// The error with number `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The error with number `rawValue`.
