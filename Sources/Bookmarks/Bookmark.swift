@@ -114,7 +114,7 @@ public enum Bookmark {
         if let entry {
             record.volume = VolumeRecord.probe(entry)
         }
-        record.creationTime = Double(Sys.realtimeNanoseconds()) / 1e9 - 978_307_200
+        record.creationTime = Double(SystemClock.realtimeNanoseconds()) / 1e9 - 978_307_200
         if !minimal {
             record.displayName = PathBytes.string(name)
             let uid = Sys.userID()

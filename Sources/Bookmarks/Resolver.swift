@@ -76,7 +76,7 @@ struct Resolver {
     init(record: BookmarkRecord, options: BookmarkResolveOptions) {
         self.record = record
         self.options = options
-        deadline = Sys.monotonicNanoseconds() &+ UInt64(max(0, options.budget.maxMilliseconds)) &* 1_000_000
+        deadline = SystemClock.monotonicNanoseconds() &+ UInt64(max(0, options.budget.maxMilliseconds)) &* 1_000_000
     }
 
     func found(_ candidate: ResolvedCandidate, _ reason: StaleReason?) -> BookmarkResolution {
@@ -294,7 +294,7 @@ struct Resolver {
                 // The budget counts the entries examined (not `.` and `..`): the one past it is not.
                 guard entries < options.budget.maxEntries else { exhausted = true; break }
                 entries += 1
-                if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
+                if entries & 255 == 0, SystemClock.monotonicNanoseconds() > deadline { exhausted = true }
                 let child = directory == [0x2F] ? [0x2F] + name : directory + [0x2F] + name
                 if entry.inode == inode, best == nil || name == prefer {
                     if case .success(let now) = FileIdentity.read(fd, name), let confidence = now.matches(verify) {

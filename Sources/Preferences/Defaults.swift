@@ -93,7 +93,7 @@ public final class Defaults: Sendable {
 
     /// The first layer of the search list that has `key`: the one walk every per-key question goes through.
     private func firstHit(for key: String) -> SearchHit? {
-        let now = FileSystem.monotonicNanoseconds()
+        let now = SystemClock.monotonicNanoseconds()
         // Fast path: walk the list in place under this instance's lock (no array copy) using only cached values.
         // A file due for a re-check sends us to the slow path, which runs without the lock because re-reading may
         // post change events whose handlers read this instance again.

@@ -74,7 +74,7 @@ final class DomainFile: Sendable {
     }
 
     /// One value. `now` (monotonic ns) lets a search-list lookup read the clock once for all its layers.
-    func value(forKey key: String, now: UInt64 = FileSystem.monotonicNanoseconds()) -> PlistValue? {
+    func value(forKey key: String, now: UInt64 = SystemClock.monotonicNanoseconds()) -> PlistValue? {
         if case .some(let value) = cachedValue(forKey: key, now: now) { return value }
         refreshIfNeeded(force: false)
         return state.withLock { $0.values[key] }
@@ -96,7 +96,7 @@ final class DomainFile: Sendable {
 
     private func refreshIfNeeded(force: Bool) {
         let interval = recheckNanoseconds
-        let now = FileSystem.monotonicNanoseconds()
+        let now = SystemClock.monotonicNanoseconds()
         let due = state.withLock { s -> Bool in
             if force || !s.loaded || now &- s.lastCheck >= interval {
                 s.lastCheck = now

@@ -26,7 +26,7 @@ struct FileStamp: Sendable, Hashable {
 /// retried), and errors name the call and give the system's text.
 enum FileSystem {
     static func ioError(_ call: String, _ path: String, _ error: Errno) -> PreferencesError {
-        PreferencesError(.io, "\(call) failed: \(error)", path: path)
+        PreferencesError(.io, "\(call) failed: \(error)", path: path, systemError: error)
     }
 
     /// The stamp of `path` (following symlinks), or nil when it does not exist.
@@ -125,7 +125,7 @@ enum FileSystem {
 
     /// Names of the entries of `directory` (without `.`/`..`); empty when it does not exist.
     static func listDirectory(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
+        guard case .success(let dir) = SystemCall.pointer({ opendir(directory) }) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -140,26 +140,19 @@ enum FileSystem {
     /// Whether `path` is a regular file (following symlinks).
     static func isRegularFile(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        return (try? SystemCall.nothing({ stat(path, &st) }).get()) != nil && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether `path` is a directory (following symlinks).
     static func isDirectory(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+        return (try? SystemCall.nothing({ stat(path, &st) }).get()) != nil && st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Text of a NUL-terminated `CChar` buffer.
     static func cString(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Monotonic nanoseconds, for rate limiting.
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     static func environment(_ name: String) -> String? {

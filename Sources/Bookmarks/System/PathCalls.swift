@@ -7,7 +7,7 @@ import Musl
 
 /// Thin wrappers over the C library for this library's file-system work, in swift-system's manner: paths as bytes,
 /// results as `Result<_, Errno>` through `SystemCall` (which retries `EINTR`), no logic. One file per job:
-/// paths here, then descriptors, file identity, filesystems, users and clocks.
+/// paths here, then descriptors, file identity, filesystems and users (clocks are PlistKit's `SystemClock`).
 enum Sys {
     /// Calls `body` with a NUL-terminated copy of `path`.
     static func withCPath<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
