@@ -85,31 +85,49 @@ public final class Defaults: Sendable {
         firstHit(for: key)?.value
     }
 
-    /// A value and the layer of the search list it came from.
+    /// A value and where in the search list it came from: a managed layer or not, this instance's own file or not.
     private struct SearchHit {
         var value: PlistValue
-        var layer: SearchLayer
+        var isForced: Bool
+        var isOwnFile: Bool
     }
 
-    /// The first layer of the search list that has `key`: the one walk every per-key question goes through.
-    private func firstHit(for key: String) -> SearchHit? {
+    /// The first layer of the search list that has `key`: the one walk every per-key question goes through. With
+    /// `managedOnly`, the walk ends at the first layer that is not managed (the managed layers come first).
+    private func firstHit(for key: String, managedOnly: Bool = false) -> SearchHit? {
         let now = SystemClock.monotonicNanoseconds()
         // Fast path: walk the list in place under this instance's lock (no array copy) using only cached values.
         // A file due for a re-check sends us to the slow path, which runs without the lock because re-reading may
         // post change events whose handlers read this instance again.
         let fast: SearchHit?? = state.withLock { s in
             for layer in s.layers {
-                switch layer.cachedValue(forKey: key, now: now, environment: environment) {
-                case .none: return .none
-                case .some(.some(let value)): return .some(SearchHit(value: value, layer: layer))
-                case .some(.none): continue
+                switch layer {
+                case .file(let file, let forced):
+                    if managedOnly, !forced { return .some(nil) }
+                    // Compared before the lookup: a use of `file` after it keeps it retained across the call, which
+                    // made a cached read (`plistbench preferences`) about 30 ns slower than its 90.
+                    let isOwnFile = file === ownFile
+                    switch file.cachedValue(forKey: key, now: now) {
+                    case .none: return .none
+                    case .some(.some(let value)): return .some(SearchHit(value: value, isForced: forced, isOwnFile: isOwnFile))
+                    case .some(.none): continue
+                    }
+                case .arguments:
+                    if managedOnly { return .some(nil) }
+                    if let value = environment.argumentDomain[key] { return .some(SearchHit(value: value, isForced: false, isOwnFile: false)) }
+                case .registration:
+                    if managedOnly { return .some(nil) }
+                    if let value = environment.registration[key] { return .some(SearchHit(value: value, isForced: false, isOwnFile: false)) }
                 }
             }
             return .some(nil)
         }
         if case .some(let hit) = fast { return hit }
         for layer in layers {
-            if let value = layer.value(forKey: key, now: now, environment: environment) { return SearchHit(value: value, layer: layer) }
+            if managedOnly, !layer.isForced { return nil }
+            guard let value = layer.value(forKey: key, now: now, environment: environment) else { continue }
+            if case .file(let file, let forced) = layer { return SearchHit(value: value, isForced: forced, isOwnFile: file === ownFile) }
+            return SearchHit(value: value, isForced: false, isOwnFile: false)
         }
         return nil
     }
@@ -185,8 +203,8 @@ public final class Defaults: Sendable {
     }
 
     private func ownFileSupplies(_ key: String) -> Bool {
-        guard let hit = firstHit(for: key), case .file(let file, forced: false) = hit.layer else { return false }
-        return file === ownFile
+        guard let hit = firstHit(for: key) else { return false }
+        return !hit.isForced && hit.isOwnFile
     }
 
     // MARK: Writing
@@ -300,9 +318,9 @@ public final class Defaults: Sendable {
             || environment.managedFile(Self.globalDomain).value(forKey: key) != nil
     }
 
-    /// The managed layers come first in the search list, so a key is managed exactly when its first hit is.
+    /// Whether a managed layer has `key` (they come first in the search list, so its value comes from there).
     private func isForced(_ key: String) -> Bool {
-        firstHit(for: key)?.layer.isForced ?? false
+        firstHit(for: key, managedOnly: true) != nil
     }
 
     /// The current user's, any-host values of a persistent domain, or nil when it has none.

@@ -41,15 +41,6 @@ extension SearchLayer {
         return false
     }
 
-    /// This layer's value for `key` without I/O: `.none` when its file is due for a re-check.
-    func cachedValue(forKey key: String, now: UInt64, environment: PreferencesEnvironment) -> PlistValue?? {
-        switch self {
-        case .file(let file, _): return file.cachedValue(forKey: key, now: now)
-        case .arguments: return .some(environment.argumentDomain[key])
-        case .registration: return .some(environment.registration[key])
-        }
-    }
-
     /// This layer's value for `key`, re-reading its file when the recheck interval has passed.
     func value(forKey key: String, now: UInt64, environment: PreferencesEnvironment) -> PlistValue? {
         switch self {

@@ -8,7 +8,7 @@ import Musl
 /// plain numbers.
 package enum SystemClock {
     /// `CLOCK_MONOTONIC` in nanoseconds, for deadlines and rate limits.
-    @inline(__always)
+    @inlinable
     package static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
