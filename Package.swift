@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "plistbench",
-            dependencies: ["PlistKit", "Preferences"]
+            dependencies: ["PlistKit", "Preferences", "Bookmarks"]
         ),
         // Helpers every test target shares (external processes, a seeded generator, the Foundation bridge); not a product.
         .target(name: "TestSupport", dependencies: ["PlistKit"], path: "Tests/TestSupport"),
@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BookmarksTests",
-            dependencies: ["Bookmarks", "TestSupport"]
+            dependencies: ["Bookmarks", "plistbench", "TestSupport"]
         ),
         .testTarget(
             name: "PreferencesTests",

@@ -9,8 +9,8 @@ import Glibc
 ///
 /// The data fork of a Finder alias is the bookmark's data area behind a 56-byte header
 /// (`"book" 0 "mark" 0 | u32 56 | u32 56 | u32 size | u32 0x10040000 | … | f64 time at 0x28`), with every item
-/// offset still relative to the end of that header (reference §1.5; the header is only partly understood,
-/// so the reader checks only what it relies on). Linux has no Finder flag; the `.alias` extension marks the file.
+/// offset still relative to the end of that header (as the blobs macOS writes show; the header is only partly
+/// understood, so the reader checks only what it relies on). Linux has no Finder flag; the `.alias` extension marks the file.
 public enum AliasFile {
     static let headerSize = 56
 
@@ -70,8 +70,7 @@ extension Bookmark {
             throw .invalidArgument("bookmark data was not created with .suitableForBookmarkFile")
         }
         var path = url.path
-        var st = stat()
-        if lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+        if case .success(let status) = Sys.statx(CSYSTEM_AT_FDCWD, Array(path.utf8)), status.mode & S_IFMT == S_IFDIR {
             let name = record.displayName ?? record.components.last.map { String(decoding: $0, as: UTF8.self) } ?? "bookmark"
             path += (path.hasSuffix("/") ? "" : "/") + name
         }
@@ -81,7 +80,7 @@ extension Bookmark {
         do {
             try AtomicFile.replace(path, with: bytes)
         } catch {
-            throw .systemCall(name: error.operation, errno: error.code, path: path)
+            throw .systemCall(error.operation, error.systemError, path: path)
         }
         return URL(fileURLWithPath: path)
     }
@@ -89,24 +88,24 @@ extension Bookmark {
     /// Reads bookmark data from an alias file or a file holding a bare blob (refuses directories and symlinks).
     public static func bookmarkData(withContentsOf url: URL, limits: BookLimits = BookLimits()) throws(BookmarkError) -> [UInt8] {
         let path = url.path
-        let fd = Sys.openat(CSYSTEM_AT_FDCWD, Array(path.utf8), O_RDONLY | O_NOFOLLOW)
-        guard fd >= 0 else {
-            let e = Sys.errno
-            if e == ENOENT { throw .fileNotFound(lastKnownPath: path) }
-            if e == EACCES { throw .permissionDenied(path: path) }
-            throw .systemCall(name: "open", errno: e, path: path)
+        let fd: Int32
+        switch Sys.openAt(CSYSTEM_AT_FDCWD, Array(path.utf8), O_RDONLY | O_NOFOLLOW) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .failure("open", error, path: path)
         }
         defer { Sys.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw .invalidArgument("\(path) is not a regular file") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { throw .systemCall(name: "read", errno: Sys.errno, path: path) }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-            guard bytes.count <= limits.maxInputSize else { throw .corruptData(.tooLarge(size: bytes.count, limit: limits.maxInputSize), offset: 0) }
+        guard case .success(let status) = Sys.statx(fd, [], emptyPath: true), status.mode & S_IFMT == S_IFREG else {
+            throw .invalidArgument("\(path) is not a regular file")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.readAll(fd, limit: limits.maxInputSize)
+        } catch {
+            throw .systemCall("read", error, path: path)
+        }
+        guard bytes.count <= limits.maxInputSize else {
+            // The file's own size (the read stopped one byte past the limit).
+            throw .corruptData(.tooLarge(size: max(bytes.count, Int(clamping: status.size)), limit: limits.maxInputSize), offset: 0)
         }
         return try AliasFile.unwrap(bytes, limits: limits)
     }

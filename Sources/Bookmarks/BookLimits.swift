@@ -1,4 +1,4 @@
-/// Caps for reading untrusted `book` blobs. Defaults follow the reference design (§5.6); callers may change them.
+/// Caps for reading untrusted `book` blobs, so a hostile blob costs bounded time and memory; callers may change them.
 public struct BookLimits: Sendable, Equatable {
     /// Largest accepted input (4 MiB: Apple blobs with icons exceed 1 MB).
     public var maxInputSize: Int = 4 << 20

@@ -30,10 +30,10 @@ struct BookReader {
 
     /// Absolute position of a data-area offset, checked for alignment and range (`room` bytes must follow).
     func absolute(_ offset: UInt32, room: Int, at site: Int) throws(BookmarkError) -> Int {
-        let abs = headerSize + Int(offset)
+        let position = headerSize + Int(offset)
         guard offset % 4 == 0 else { throw fail(.misalignedOffset(Int(offset)), site) }
-        guard abs <= bytes.count - room else { throw fail(.offsetOutOfRange(Int(offset)), site) }
-        return abs
+        guard position <= bytes.count - room else { throw fail(.offsetOutOfRange(Int(offset)), site) }
+        return position
     }
 
     mutating func readContainer() throws(BookmarkError) -> BookContainer {
@@ -170,8 +170,8 @@ struct BookReader {
         case 0x0902:
             try need(8)
             let base = try item(le32(body, 0), site: at + 8, depth: depth + 1)
-            let rel = try item(le32(body, 4), site: at + 12, depth: depth + 1)
-            return .relativeURL(base: base, relative: rel)
+            let relative = try item(le32(body, 4), site: at + 12, depth: depth + 1)
+            return .relativeURL(base: base, relative: relative)
         default:
             if type & 0xFFFF_FF00 == 0x0A00 { return .null }
             return .unknown(type: type, bytes: Array(body))

@@ -1,9 +1,6 @@
 import CSystem
 import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlistKit
 
 /// Bookmark data on Linux: persistent references to files that survive renames and moves, in Apple's
 /// `book` layout, with Linux identity (file handles, inode chain, birth time, volume) under reserved keys.
@@ -47,15 +44,15 @@ public enum Bookmark {
         var container = record.container()
         var extra: [String: BookValue] = [:]
         for (k, v) in customValues { extra[k] = .string(v) }
-        if !keys.isEmpty, case .success(let sx) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
-            let kind = FileKind(mode: sx.mode)
+        if !keys.isEmpty, case .success(let status) = Sys.statx(CSYSTEM_AT_FDCWD, record.pathBytes) {
+            let kind = FileKind(mode: status.mode)
             for key in keys {
                 switch key {
-                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: sx.size))
+                case "NSURLFileSizeKey": extra[key] = .int64(Int64(clamping: status.size))
                 case "NSURLContentModificationDateKey":
-                    extra[key] = .date(Double(sx.mtime_sec) + Double(sx.mtime_nsec) / 1e9 - 978_307_200)
+                    extra[key] = .date(Double(status.mtime_sec) + Double(status.mtime_nsec) / 1e9 - 978_307_200)
                 case ResourceKey.creationDate:
-                    if sx.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(sx.btime_sec) + Double(sx.btime_nsec) / 1e9 - 978_307_200) }
+                    if status.mask & CSYSTEM_STATX_BTIME != 0 { extra[key] = .date(Double(status.btime_sec) + Double(status.btime_nsec) / 1e9 - 978_307_200) }
                 case ResourceKey.isDirectory: extra[key] = .bool(kind == .directory)
                 case ResourceKey.isRegularFile: extra[key] = .bool(kind == .regular)
                 case ResourceKey.isSymbolicLink: extra[key] = .bool(kind == .symlink)
@@ -76,39 +73,36 @@ public enum Bookmark {
         // A trailing slash names a directory, through a final symbolic link (POSIX): `link/` is the directory it points
         // to, `file/` is ENOTDIR.
         if absolute.count > 1, absolute.last == 0x2F { absolute = try realpath(absolute) }
-        var comps = PathBytes.split(absolute)
-        guard let name = comps.popLast() else { throw .invalidArgument("cannot bookmark /") }
+        var components = PathBytes.split(absolute)
+        guard let name = components.popLast() else { throw .invalidArgument("cannot bookmark /") }
         guard name != [0x2E], name != [0x2E, 0x2E] else { throw .invalidArgument("path ends in . or ..") }
         // Ancestors are canonicalised (symlinks in the parent resolved); the target itself is not followed.
-        let parent = try realpath(PathBytes.join(comps))
-        comps = PathBytes.split(parent) + [name]
-        let pathBytes = PathBytes.join(comps)
+        let parent = try realpath(PathBytes.join(components))
+        components = PathBytes.split(parent) + [name]
+        let pathBytes = PathBytes.join(components)
         let display = PathBytes.string(pathBytes)
 
         let target: FileIdentity
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, pathBytes) {
         case .success(let id): target = id
-        case .failure(let e):
-            if e.code == ENOENT { throw .fileNotFound(lastKnownPath: display) }
-            if e.code == EACCES { throw .permissionDenied(path: display) }
-            throw .systemCall(name: "statx", errno: e.code, path: display)
+        case .failure(let error): throw .failure("statx", error, path: display)
         }
         let minimal = options.contains(.minimalBookmark)
         var inodes: [UInt64] = []
         var ancestors: [FileHandleID?] = []
-        for k in 0..<(comps.count - 1) {
-            let prefix = PathBytes.join(Array(comps[0...k]))
+        for depth in 0..<(components.count - 1) {
+            let prefix = PathBytes.join(Array(components[0...depth]))
             switch FileIdentity.read(CSYSTEM_AT_FDCWD, prefix, withHandle: !minimal) {
             case .success(let id):
                 inodes.append(id.inode)
                 ancestors.append(id.handle)
-            case .failure(let e):
-                throw .systemCall(name: "statx", errno: e.code, path: PathBytes.string(prefix))
+            case .failure(let error):
+                throw .systemCall("statx", error, path: PathBytes.string(prefix))
             }
         }
         inodes.append(target.inode)
 
-        var record = BookmarkRecord(components: comps, inodes: inodes, kind: target.kind, options: options)
+        var record = BookmarkRecord(components: components, inodes: inodes, kind: target.kind, options: options)
         record.formatVersion = BookmarkRecord.currentFormatVersion
         record.birthTimeNanoseconds = target.birthTimeNanoseconds
         record.handle = target.handle
@@ -120,18 +114,18 @@ public enum Bookmark {
         if let entry {
             record.volume = VolumeRecord.probe(entry)
         }
-        record.creationTime = Double(Sys.realtimeNanoseconds()) / 1e9 - 978_307_200
+        record.creationTime = Double(SystemClock.realtimeNanoseconds()) / 1e9 - 978_307_200
         if !minimal {
             record.displayName = PathBytes.string(name)
-            let uid = getuid()
+            let uid = Sys.userID()
             record.userID = Int64(uid)
             record.userName = UserNames.name(of: uid)
         }
         if let base = relativeTo {
-            let baseComps = PathBytes.split(try realpath(try absolutePath(base)))
+            let baseComponents = PathBytes.split(try realpath(try absolutePath(base)))
             var common = 0
-            while common < baseComps.count, common < comps.count, baseComps[common] == comps[common] { common += 1 }
-            record.relativePath = Array(repeating: [0x2E, 0x2E], count: baseComps.count - common) + Array(comps[common...])
+            while common < baseComponents.count, common < components.count, baseComponents[common] == components[common] { common += 1 }
+            record.relativePath = Array(repeating: [0x2E, 0x2E], count: baseComponents.count - common) + Array(components[common...])
         }
         return record
     }
@@ -139,26 +133,17 @@ public enum Bookmark {
     static func absolutePath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
         guard !path.isEmpty, !path.contains(0) else { throw .invalidArgument("empty path or NUL in path") }
         if path.first == 0x2F { return path }
-        var buffer = [CChar](repeating: 0, count: 4097)
-        guard getcwd(&buffer, buffer.count) != nil else { throw .systemCall(name: "getcwd", errno: Sys.errno, path: ".") }
-        let cwd = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
-        return cwd + [0x2F] + path
+        switch Sys.currentDirectory() {
+        case .success(let workingDirectory): return workingDirectory + [0x2F] + path
+        case .failure(let error): throw .systemCall("getcwd", error, path: ".")
+        }
     }
 
     static func realpath(_ path: [UInt8]) throws(BookmarkError) -> [UInt8] {
-        let result: [UInt8]? = Sys.withCPath(path) { p in
-            guard let r = Glibc.realpath(p, nil) else { return nil }
-            defer { free(r) }
-            return Array(UnsafeRawBufferPointer(start: r, count: strlen(r)))
+        switch Sys.realPath(path) {
+        case .success(let resolved): return resolved
+        case .failure(let error): throw .failure("realpath", error, path: PathBytes.string(path))
         }
-        guard let result else {
-            let e = Sys.errno
-            let shown = PathBytes.string(path)
-            if e == ENOENT { throw .fileNotFound(lastKnownPath: shown) }
-            if e == EACCES { throw .permissionDenied(path: shown) }
-            throw .systemCall(name: "realpath", errno: e, path: shown)
-        }
-        return result
     }
 
     // MARK: - Inspection (no file-system access)
@@ -207,21 +192,5 @@ public enum Bookmark {
     /// Every key present in the data (all TOCs), which Apple's API offers no way to list.
     public static func allKeys(fromBookmarkData data: [UInt8], limits: BookLimits = BookLimits()) throws(BookmarkError) -> [BookKey] {
         try BookContainer.read(data, limits: limits).tocs.flatMap { $0.entries.map(\.key) }
-    }
-}
-
-/// User names by uid, looked up once per process (NSS lookups cost far more than the rest of `create`).
-enum UserNames {
-    private static let cache = Mutex<[uid_t: String?]>([:])
-
-    static func name(of uid: uid_t) -> String? {
-        if let hit = cache.withLock({ $0[uid] }) { return hit }
-        var name: String? = nil
-        var pw = passwd()
-        var result: UnsafeMutablePointer<passwd>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        if getpwuid_r(uid, &pw, &buffer, buffer.count, &result) == 0, result != nil, let n = pw.pw_name { name = String(cString: n) }
-        cache.withLock { $0[uid] = name }
-        return name
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlistKit
 
 /// Every error the Bookmarks library throws.
 ///
@@ -84,13 +82,30 @@ public enum BookmarkError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .volumeNotMounted(volume, path):
             return "volume \(volume) is not mounted (last known path: \(path))"
         case let .systemCall(name, errno, path):
-            return "\(name) failed for \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+            return "\(name) failed for \(path): \(Errno(errno)) (errno \(errno))"
         case let .invalidArgument(message):
             return "invalid argument: \(message)"
         case let .bookmarkTooLarge(size, limit):
             return "bookmark of \(size) bytes exceeds the writer limit of \(limit) bytes"
         case let .identityChanged(path):
             return "the object at \(path) changed before it could be opened"
+        }
+    }
+}
+
+extension BookmarkError {
+    /// The system call `name` failed for `path` with `error`.
+    static func systemCall(_ name: String, _ error: Errno, path: String) -> BookmarkError {
+        .systemCall(name: name, errno: error.rawValue, path: path)
+    }
+
+    /// A call on the caller's path failed: a missing file and a denied search are said so, anything else is a
+    /// `systemCall` error.
+    static func failure(_ name: String, _ error: Errno, path: String) -> BookmarkError {
+        switch error {
+        case .noSuchFileOrDirectory: return .fileNotFound(lastKnownPath: path)
+        case .permissionDenied: return .permissionDenied(path: path)
+        default: return .systemCall(name, error, path: path)
         }
     }
 }

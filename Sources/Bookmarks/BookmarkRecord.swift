@@ -71,35 +71,35 @@ public struct BookmarkRecord: Sendable, Equatable {
             }
             version = Int(n)
         }
-        guard let compValue = c[BookmarkKey.pathComponents] else {
+        guard let componentsValue = c[BookmarkKey.pathComponents] else {
             throw .corruptData(.missingKey("path components (0x1004)"), offset: 0)
         }
-        let compOffset = offset(.numeric(BookmarkKey.pathComponents))
-        guard let comps = compValue.arrayValue else { throw bad("path components (0x1004)", compOffset) }
+        let componentsOffset = offset(.numeric(BookmarkKey.pathComponents))
+        guard let items = componentsValue.arrayValue else { throw bad("path components (0x1004)", componentsOffset) }
         var components: [[UInt8]] = []
-        for (i, item) in comps.enumerated() {
+        for (i, item) in items.enumerated() {
             let bytes: [UInt8]
             switch item {
             case .string(let s): bytes = Array(s.utf8)
             case .data(let d): bytes = d
-            default: throw bad("path components (0x1004)", compOffset)
+            default: throw bad("path components (0x1004)", componentsOffset)
             }
             if version != nil {
                 guard !bytes.isEmpty, bytes.count <= 255, bytes != [0x2E], bytes != [0x2E, 0x2E],
                       !bytes.contains(0x2F), !bytes.contains(0) else {
-                    throw .corruptData(.badPathComponent(index: i), offset: compOffset)
+                    throw .corruptData(.badPathComponent(index: i), offset: componentsOffset)
                 }
             } else {
-                // Foreign blobs may carry `.` and `..` (shown, reference §5.5), never a component that would change
-                // which path is looked up: empty, or holding `/` or NUL.
+                // Foreign blobs may carry `.` and `..` (kept for display; resolution refuses them), never a component
+                // that would change which path is looked up: empty, or holding `/` or NUL.
                 guard !bytes.isEmpty, !bytes.contains(0x2F), !bytes.contains(0) else {
-                    throw .corruptData(.badPathComponent(index: i), offset: compOffset)
+                    throw .corruptData(.badPathComponent(index: i), offset: componentsOffset)
                 }
             }
             components.append(bytes)
         }
         guard components.count <= 4096, components.reduce(0, { $0 + $1.count + 1 }) <= 4096 || version == nil else {
-            throw .corruptData(.badPathComponent(index: components.count - 1), offset: compOffset)
+            throw .corruptData(.badPathComponent(index: components.count - 1), offset: componentsOffset)
         }
         var inodes: [UInt64] = []
         if let ids = c[BookmarkKey.fileIDs] {
@@ -124,32 +124,32 @@ public struct BookmarkRecord: Sendable, Equatable {
         formatVersion = version
         if let n = c[BookmarkKey.creationOptions]?.integerValue { options = BookmarkCreationOptions(rawValue: UInt(UInt32(truncatingIfNeeded: n))) }
         birthTimeNanoseconds = c[BookmarkKey.birthTimeNanoseconds]?.integerValue
-        if let fh = c[BookmarkKey.handle]?.dataValue, fh.count <= 128, let t = c[BookmarkKey.handleType]?.integerValue,
+        if let handleBytes = c[BookmarkKey.handle]?.dataValue, handleBytes.count <= 128, let t = c[BookmarkKey.handleType]?.integerValue,
            let type = Int32(exactly: t) {
-            handle = FileHandleID(type: type, bytes: fh, isFID: c[BookmarkKey.handleIsFID]?.boolValue ?? false)
+            handle = FileHandleID(type: type, bytes: handleBytes, isFID: c[BookmarkKey.handleIsFID]?.boolValue ?? false)
         }
-        if let anc = c[BookmarkKey.ancestorHandles]?.arrayValue {
-            ancestorHandles = anc.map { v -> FileHandleID? in
+        if let ancestors = c[BookmarkKey.ancestorHandles]?.arrayValue {
+            ancestorHandles = ancestors.map { v -> FileHandleID? in
                 // Each ancestor: dictionary-free encoding as Data = 4-byte LE type + handle bytes (+ FID flag byte first).
                 guard let d = v.dataValue, d.count >= 5, d.count <= 133 else { return nil }
                 let type = Int32(bitPattern: UInt32(d[1]) | UInt32(d[2]) << 8 | UInt32(d[3]) << 16 | UInt32(d[4]) << 24)
                 return FileHandleID(type: type, bytes: Array(d[5...]), isFID: d[0] != 0)
             }
         }
-        if let mp = c[BookmarkKey.volumePath]?.stringValue {
+        if let mountPoint = c[BookmarkKey.volumePath]?.stringValue {
             var fsid: [UInt8] = []
             if let d = c[BookmarkKey.fsid]?.dataValue, d.count == 8 { fsid = d }
-            volume = VolumeRecord(mountPoint: mp, uuid: c[BookmarkKey.volumeUUID]?.stringValue, fsid: fsid,
+            volume = VolumeRecord(mountPoint: mountPoint, uuid: c[BookmarkKey.volumeUUID]?.stringValue, fsid: fsid,
                                   fsType: c[BookmarkKey.fsType]?.stringValue ?? "", source: c[BookmarkKey.mountSource]?.stringValue ?? "",
                                   root: c[BookmarkKey.mountRoot]?.stringValue ?? "/", size: c[BookmarkKey.volumeSize]?.integerValue)
         }
         if let d = c[BookmarkKey.device]?.integerValue { device = UInt64(bitPattern: d) }
-        if let rel = c[BookmarkKey.relativePath]?.arrayValue {
-            relativePath = rel.compactMap { v -> [UInt8]? in
+        if let relativeItems = c[BookmarkKey.relativePath]?.arrayValue {
+            relativePath = relativeItems.compactMap { v -> [UInt8]? in
                 if case .string(let s) = v { return Array(s.utf8) }
                 return v.dataValue
             }
-            guard relativePath?.count == rel.count, relativePath?.allSatisfy({ !$0.isEmpty && !$0.contains(0x2F) && !$0.contains(0) }) == true else {
+            guard relativePath?.count == relativeItems.count, relativePath?.allSatisfy({ !$0.isEmpty && !$0.contains(0x2F) && !$0.contains(0) }) == true else {
                 throw .corruptData(.unexpectedType(key: BookmarkKey.relativePath), offset: offset(.string(BookmarkKey.relativePath)))
             }
         }
@@ -213,7 +213,7 @@ public struct BookmarkRecord: Sendable, Equatable {
             }))
         }
         if let d = device { add(BookmarkKey.device, .int64(Int64(bitPattern: d))) }
-        if let rel = relativePath { add(BookmarkKey.relativePath, .array(rel.map(Self.component))) }
+        if let relativeComponents = relativePath { add(BookmarkKey.relativePath, .array(relativeComponents.map(Self.component))) }
         return BookContainer(tocs: [.init(id: 1, entries: e)])
     }
 }

@@ -1,4 +1,5 @@
 import CSystem
+import PlistKit
 
 /// A kernel file handle (`name_to_handle_at`): the identity a filesystem itself uses, including the
 /// inode generation on ext4/xfs/btrfs/tmpfs, so a reused inode number does not compare equal.
@@ -105,39 +106,52 @@ public struct FileIdentity: Sendable, Equatable {
         self.mountID = mountID
     }
 
-    init(statx sx: csystem_statx_t, handle: FileHandleID?) {
-        inode = sx.ino
-        kind = FileKind(mode: sx.mode)
-        if sx.mask & CSYSTEM_STATX_BTIME != 0 {
-            birthTimeNanoseconds = sx.btime_sec &* 1_000_000_000 &+ Int64(sx.btime_nsec)
+    init(statx status: csystem_statx_t, handle: FileHandleID?) {
+        inode = status.ino
+        kind = FileKind(mode: status.mode)
+        if status.mask & CSYSTEM_STATX_BTIME != 0 {
+            birthTimeNanoseconds = status.btime_sec &* 1_000_000_000 &+ Int64(status.btime_nsec)
         }
         self.handle = handle
-        device = UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor)
-        mountID = sx.mask & CSYSTEM_STATX_MNT_ID != 0 ? sx.mnt_id : nil
+        device = UInt64(status.dev_major) << 32 | UInt64(status.dev_minor)
+        mountID = status.mask & CSYSTEM_STATX_MNT_ID != 0 ? status.mnt_id : nil
     }
 
-    /// Reads the identity of `path` (relative to `dirfd`) without following a final symlink.
-    static func read(_ dirfd: Int32, _ path: [UInt8], withHandle: Bool = true) -> Result<FileIdentity, Errno> {
-        switch Sys.statx(dirfd, path) {
-        case .failure(let e): return .failure(e)
-        case .success(let sx):
-            return .success(FileIdentity(statx: sx, handle: withHandle ? Sys.handle(dirfd, path) : nil))
+    /// Reads the identity of `path` (relative to `directory`) without following a final symlink.
+    static func read(_ directory: Int32, _ path: [UInt8], withHandle: Bool = true) -> Result<FileIdentity, Errno> {
+        Sys.statx(directory, path).map { status in
+            FileIdentity(statx: status, handle: withHandle ? handle(directory, path) : nil)
         }
+    }
+
+    /// The handle of `path`: a decodable one, else (where the filesystem cannot export those, as overlayfs) a file
+    /// identifier (`AT_HANDLE_FID`), else nil where handles are unsupported.
+    static func handle(_ directory: Int32, _ path: [UInt8], emptyPath: Bool = false) -> FileHandleID? {
+        for fileIdentifier in [false, true] {
+            switch Sys.nameToHandle(directory, path, emptyPath: emptyPath, fileIdentifier: fileIdentifier) {
+            case .success(let handle): return handle
+            // EOPNOTSUPP: no export operations, so try a file identifier (a kernel without AT_HANDLE_FID then
+            // answers EINVAL: no handle).
+            case .failure(.notSupported): continue
+            case .failure: return nil
+            }
+        }
+        return nil
     }
 
     /// Reads the identity of the object at an absolute path (final symlink not followed).
     public static func read(path: String) throws(BookmarkError) -> FileIdentity {
         switch read(CSYSTEM_AT_FDCWD, Array(path.utf8)) {
         case .success(let id): return id
-        case .failure(let e): throw .systemCall(name: "statx", errno: e.code, path: path)
+        case .failure(let error): throw .systemCall("statx", error, path: path)
         }
     }
 
     /// Reads the identity of an open descriptor.
     public static func read(descriptor fd: Int32) throws(BookmarkError) -> FileIdentity {
         switch Sys.statx(fd, [], emptyPath: true) {
-        case .failure(let e): throw .systemCall(name: "statx", errno: e.code, path: "fd \(fd)")
-        case .success(let sx): return FileIdentity(statx: sx, handle: Sys.handle(fd, [], emptyPath: true))
+        case .failure(let error): throw .systemCall("statx", error, path: "fd \(fd)")
+        case .success(let status): return FileIdentity(statx: status, handle: handle(fd, [], emptyPath: true))
         }
     }
 

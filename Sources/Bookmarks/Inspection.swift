@@ -1,3 +1,5 @@
+import PlistKit
+
 /// Human and JSON renderings of bookmark data and resolutions, for the `bookmark` tool and forensics.
 public enum BookmarkInspection {
     /// Every TOC and item, Apple and Linux keys, one line per key.
@@ -167,20 +169,12 @@ public enum BookmarkInspection {
         let unix = seconds + 978_307_200
         let whole = unix.rounded(.down)
         let micros = Int(((unix - whole) * 1_000_000).rounded())
-        var days = Int(whole) / 86400
-        var rem = Int(whole) % 86400
-        if rem < 0 { rem += 86400; days -= 1 }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        // The calendar is PlistKit's (whole seconds, so its rounding down changes nothing).
+        guard let c = PlistDateText.components(PlistDate(secondsSinceReferenceDate: whole - 978_307_200)) else {
+            return String(seconds)
+        }
         func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(p(y, 4))-\(p(m, 2))-\(p(d, 2))T\(p(rem / 3600, 2)):\(p(rem / 60 % 60, 2)):\(p(rem % 60, 2)).\(p(min(micros, 999_999), 6))Z"
+        return "\(p(Int(c.year), 4))-\(p(c.month, 2))-\(p(c.day, 2))T\(p(c.hour, 2)):\(p(c.minute, 2)):\(p(c.second, 2))"
+            + ".\(p(min(micros, 999_999), 6))Z"
     }
 }

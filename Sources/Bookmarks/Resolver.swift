@@ -1,8 +1,6 @@
 import CSystem
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlistKit
 
 extension Bookmark {
     /// Resolves bookmark data: stored path first, then identity, then a bounded search (see README).
@@ -17,13 +15,13 @@ extension Bookmark {
             var custom: [String: String] = [:]
             var keys: Set<String> = []
             for toc in container.tocs {
-                for e in toc.entries {
-                    guard case .string(let k) = e.key, !k.hasPrefix(BookmarkKey.namespace) else { continue }
-                    if k.hasPrefix("NSURL") { keys.insert(k) } else if case .string(let v) = e.value { custom[k] = v }
+                for entry in toc.entries {
+                    guard case .string(let key) = entry.key, !key.hasPrefix(BookmarkKey.namespace) else { continue }
+                    if key.hasPrefix("NSURL") { keys.insert(key) } else if case .string(let value) = entry.value { custom[key] = value }
                 }
             }
-            let opts = record.formatVersion == nil ? BookmarkCreationOptions() : record.options
-            if let fresh = try? create(pathBytes: result.pathBytes, options: opts, includingResourceValuesForKeys: keys,
+            let creationOptions = record.formatVersion == nil ? BookmarkCreationOptions() : record.options
+            if let fresh = try? create(pathBytes: result.pathBytes, options: creationOptions, includingResourceValuesForKeys: keys,
                                        relativeToBytes: options.relativeTo.map { Array($0.utf8) }, customValues: custom,
                                        limits: options.limits) {
                 result.refreshedData = fresh
@@ -37,12 +35,10 @@ extension Bookmark {
     /// Returns the open descriptor (the caller closes it) and the resolution.
     public static func resolveAndOpen(_ data: [UInt8], flags: Int32, options: BookmarkResolveOptions = BookmarkResolveOptions()) throws(BookmarkError) -> (descriptor: Int32, resolution: BookmarkResolution) {
         let resolution = try resolve(data, options: options)
-        let fd = Sys.openat(CSYSTEM_AT_FDCWD, resolution.pathBytes, flags | CSYSTEM_O_NOFOLLOW)
-        guard fd >= 0 else {
-            let e = Sys.errno
-            if e == ENOENT { throw .fileNotFound(lastKnownPath: resolution.path) }
-            if e == EACCES { throw .permissionDenied(path: resolution.path) }
-            throw .systemCall(name: "open", errno: e, path: resolution.path)
+        let fd: Int32
+        switch Sys.openAt(CSYSTEM_AT_FDCWD, resolution.pathBytes, flags | CSYSTEM_O_NOFOLLOW) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .failure("open", error, path: resolution.path)
         }
         if let expected = resolution.identity {
             let now: FileIdentity
@@ -56,103 +52,127 @@ extension Bookmark {
     }
 }
 
-/// One resolution: the algorithm of reference §5.2 over the caller's budget.
+/// An object a resolution found: where it is, how sure the match is (nil when the identity did not match: a
+/// replacement or a relocated copy), and what it is.
+struct ResolvedCandidate {
+    var path: [UInt8]
+    var confidence: IdentityConfidence?
+    var identity: FileIdentity
+}
+
+/// One resolution over the caller's budget, in the order the README's "Resolution" list gives: the stored path,
+/// the volume, the relative path, the path-first policy, the opt-in handle lookup, then the bounded search.
 struct Resolver {
     let record: BookmarkRecord
     let options: BookmarkResolveOptions
+    /// Directory entries the search has examined.
     var entries = 0
+    /// Whether the budget (entries or time) ran out.
     var exhausted = false
+    /// A stored path whose lookup hit `EACCES`.
     var deniedPath: [UInt8]? = nil
     let deadline: UInt64
 
     init(record: BookmarkRecord, options: BookmarkResolveOptions) {
         self.record = record
         self.options = options
-        deadline = Sys.monotonicNanoseconds() &+ UInt64(max(0, options.budget.maxMilliseconds)) &* 1_000_000
+        deadline = SystemClock.monotonicNanoseconds() &+ UInt64(max(0, options.budget.maxMilliseconds)) &* 1_000_000
     }
 
-    func found(_ path: [UInt8], _ reason: StaleReason?, _ confidence: IdentityConfidence?, _ identity: FileIdentity?) -> BookmarkResolution {
-        BookmarkResolution(pathBytes: path, reason: reason, confidence: confidence, refreshedData: nil, entriesSearched: 0, identity: identity)
+    func found(_ candidate: ResolvedCandidate, _ reason: StaleReason?) -> BookmarkResolution {
+        BookmarkResolution(
+            pathBytes: candidate.path, reason: reason, confidence: candidate.confidence, refreshedData: nil, entriesSearched: 0,
+            identity: candidate.identity)
     }
 
     mutating func run() throws(BookmarkError) -> BookmarkResolution {
         let lastKnown = record.path
         guard let version = record.formatVersion else { return try foreign() }
         guard let stored = record.identity else { throw .corruptData(.missingKey("file properties (0x1010)"), offset: 0) }
+        let upgraded: StaleReason? = version < BookmarkRecord.currentFormatVersion ? .formatUpgraded : nil
 
         // Fast path: the stored path holds the stored identity on the stored filesystem (non-zero f_fsid of
         // its directory), so the mount table need not be read.
-        if let vol = record.volume, vol.fsid.count == 8, vol.fsid.contains(where: { $0 != 0 }),
-           case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, record.pathBytes), let c = now.matches(stored),
-           VolumeRecord.fsid(of: PathBytes.join(record.components.dropLast())) == vol.fsid {
-            return found(record.pathBytes, version < BookmarkRecord.currentFormatVersion ? .formatUpgraded : nil, c, now)
+        if let volume = record.volume, volume.fsid.count == 8, volume.fsid.contains(where: { $0 != 0 }),
+           case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, record.pathBytes), let confidence = now.matches(stored),
+           VolumeRecord.fsid(of: PathBytes.join(record.components.dropLast())) == volume.fsid {
+            return found(ResolvedCandidate(path: record.pathBytes, confidence: confidence, identity: now), upgraded)
         }
 
         // Volume: still at its mount point, moved to another one, or gone.
-        var comps = record.components
-        var mountCount = 0
+        var components = record.components
+        var mountPointDepth = 0
         var rebased = false
-        if let vol = record.volume {
-            let mp = PathBytes.split(Array(vol.mountPoint.utf8))
-            guard comps.starts(with: mp) else { throw .corruptData(.unexpectedType(key: "volume path (0x2002)"), offset: 0) }
-            mountCount = mp.count
+        if let volume = record.volume {
+            let storedMountPoint = PathBytes.split(Array(volume.mountPoint.utf8))
+            guard components.starts(with: storedMountPoint) else {
+                throw .corruptData(.unexpectedType(key: "volume path (0x2002)"), offset: 0)
+            }
+            mountPointDepth = storedMountPoint.count
             let table = MountEntry.current()
             if !table.isEmpty {
-                let here = table.last(where: { $0.mountPoint == vol.mountPoint })
-                let stillHere = here.map { $0.root == vol.root && vol.sameFilesystem(as: VolumeRecord.probe($0)) } ?? false
+                let here = table.last(where: { $0.mountPoint == volume.mountPoint })
+                let stillHere = here.map { $0.root == volume.root && volume.sameFilesystem(as: VolumeRecord.probe($0)) } ?? false
                 if !stillHere {
-                    let moved = table.last(where: { e in
-                        e.mountPoint != vol.mountPoint && e.fsType == vol.fsType && e.root == vol.root
-                            && vol.sameFilesystem(as: VolumeRecord.probe(e))
+                    let moved = table.last(where: { entry in
+                        entry.mountPoint != volume.mountPoint && entry.fsType == volume.fsType && entry.root == volume.root
+                            && volume.sameFilesystem(as: VolumeRecord.probe(entry))
                     })
-                    guard let moved else { throw .volumeNotMounted(volume: vol.uuid ?? "\(vol.source) (\(vol.fsType))", lastKnownPath: lastKnown) }
-                    let newMP = PathBytes.split(Array(moved.mountPoint.utf8))
-                    comps = newMP + comps.dropFirst(mp.count)
-                    mountCount = newMP.count
+                    guard let moved else {
+                        throw .volumeNotMounted(volume: volume.uuid ?? "\(volume.source) (\(volume.fsType))", lastKnownPath: lastKnown)
+                    }
+                    let newMountPoint = PathBytes.split(Array(moved.mountPoint.utf8))
+                    components = newMountPoint + components.dropFirst(storedMountPoint.count)
+                    mountPointDepth = newMountPoint.count
                     rebased = true
                 }
             }
         }
-        let baseReason: StaleReason? = rebased ? .volumeMoved : (version < BookmarkRecord.currentFormatVersion ? .formatUpgraded : nil)
-        let path = PathBytes.join(comps)
+        let baseReason: StaleReason? = rebased ? .volumeMoved : upgraded
+        let path = PathBytes.join(components)
 
         // Exact path.
-        var conflict: (path: [UInt8], identity: FileIdentity)? = nil
+        var conflict: ResolvedCandidate? = nil
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, path) {
         case .success(let now):
-            if let c = now.matches(stored) { return found(path, baseReason, c, now) }
-            if now.kind.isSameType(as: stored.kind) { conflict = (path, now) }
-        case .failure(let e):
-            if e.code == EACCES { deniedPath = path }
+            if let confidence = now.matches(stored) { return found(ResolvedCandidate(path: path, confidence: confidence, identity: now), baseReason) }
+            if now.kind.isSameType(as: stored.kind) { conflict = ResolvedCandidate(path: path, confidence: nil, identity: now) }
+        case .failure(let error):
+            if error == .permissionDenied { deniedPath = path }
         }
 
         // Relative candidate.
-        var relocated: (path: [UInt8], identity: FileIdentity)? = nil
-        if let rel = record.relativePath, let base = options.relativeTo {
+        var relocated: ResolvedCandidate? = nil
+        if let relativeComponents = record.relativePath, let base = options.relativeTo {
             // Canonical, as at creation: a relative directory from the working directory, symbolic links resolved (so a
             // stored `..` climbs out of the real directory).
             let absolute = (try? Bookmark.absolutePath(Array(base.utf8))) ?? Array(base.utf8)
             var parts = PathBytes.split((try? Bookmark.realpath(absolute)) ?? absolute)
-            for c in rel { if c == [0x2E, 0x2E] { _ = parts.popLast() } else if c != [0x2E] { parts.append(c) } }
+            for component in relativeComponents {
+                if component == [0x2E, 0x2E] { _ = parts.popLast() } else if component != [0x2E] { parts.append(component) }
+            }
             let candidate = PathBytes.join(parts)
             if case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, candidate) {
-                if let c = now.matches(stored) { return found(candidate, .moved, c, now) }
-                if now.kind.isSameType(as: stored.kind) { relocated = (candidate, now) }
+                if let confidence = now.matches(stored) {
+                    return found(ResolvedCandidate(path: candidate, confidence: confidence, identity: now), .moved)
+                }
+                if now.kind.isSameType(as: stored.kind) { relocated = ResolvedCandidate(path: candidate, confidence: nil, identity: now) }
             }
         }
 
         let policy = options.policy ?? (record.options.contains(.preferFileIDResolution) ? .preferIdentity : .pathFirst)
-        if policy == .pathFirst, let conflict { return found(conflict.path, .replaced, nil, conflict.identity) }
+        if policy == .pathFirst, let conflict { return found(conflict, .replaced) }
 
-        if options.allowPrivilegedHandleLookup, let hit = privilegedLookup(stored, mountPoint: PathBytes.join(Array(comps.prefix(mountCount)))) {
-            return found(hit.0, .moved, hit.1, hit.2)
+        if options.allowPrivilegedHandleLookup,
+           let hit = privilegedLookup(stored, mountPoint: PathBytes.join(Array(components.prefix(mountPointDepth)))) {
+            return found(hit, .moved)
         }
 
-        if let hit = search(comps, stored: stored, mountCount: mountCount) {
-            return found(hit.0, rebased && hit.0 == path ? .volumeMoved : .moved, hit.1, hit.2)
+        if let hit = search(components, stored: stored, mountPointDepth: mountPointDepth) {
+            return found(hit, rebased && hit.path == path ? .volumeMoved : .moved)
         }
-        if let relocated { return found(relocated.path, .relocatedTree, nil, relocated.identity) }
-        if let conflict { return found(conflict.path, .replaced, nil, conflict.identity) }
+        if let relocated { return found(relocated, .relocatedTree) }
+        if let conflict { return found(conflict, .replaced) }
         if let deniedPath { throw .permissionDenied(path: PathBytes.string(deniedPath)) }
         if exhausted { throw .searchBudgetExhausted(lastKnownPath: lastKnown, entriesVisited: entries) }
         throw .fileNotFound(lastKnownPath: lastKnown)
@@ -164,69 +184,71 @@ struct Resolver {
             throw .fileNotFound(lastKnownPath: record.path)
         }
         switch FileIdentity.read(CSYSTEM_AT_FDCWD, record.pathBytes) {
-        case .success(let now): return found(record.pathBytes, .foreignFormat, nil, now)
-        case .failure(let e):
-            if e.code == EACCES { throw .permissionDenied(path: record.path) }
+        case .success(let now): return found(ResolvedCandidate(path: record.pathBytes, confidence: nil, identity: now), .foreignFormat)
+        case .failure(let error):
+            if error == .permissionDenied { throw .permissionDenied(path: record.path) }
             throw .fileNotFound(lastKnownPath: record.path)
         }
     }
 
     /// `open_by_handle_at` + `/proc/self/fd` — only with the caller's opt-in and an existing capability.
-    func privilegedLookup(_ stored: FileIdentity, mountPoint: [UInt8]) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        guard let h = stored.handle, !h.isFID, !h.bytes.isEmpty, Sys.hasDacReadSearch() else { return nil }
-        let mfd = Sys.openat(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)   // open_by_handle_at rejects O_PATH mount fds (EBADF)
-        guard mfd >= 0 else { return nil }
-        defer { Sys.close(mfd) }
-        let fd = h.bytes.withUnsafeBufferPointer { b -> Int32 in
-            guard let base = b.baseAddress else { return -1 }
-            return csystem_open_by_handle_at(mfd, base, UInt32(b.count), h.type, CSYSTEM_O_PATH | CSYSTEM_O_CLOEXEC)
+    func privilegedLookup(_ stored: FileIdentity, mountPoint: [UInt8]) -> ResolvedCandidate? {
+        guard let handle = stored.handle, !handle.isFID, !handle.bytes.isEmpty, ProcessCapabilities.holdsDacReadSearch() else {
+            return nil
         }
-        guard fd >= 0 else { return nil }
+        // open_by_handle_at rejects O_PATH mount descriptors (EBADF).
+        guard case .success(let mountDescriptor) = Sys.openAt(CSYSTEM_AT_FDCWD, mountPoint, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY) else {
+            return nil
+        }
+        defer { Sys.close(mountDescriptor) }
+        guard case .success(let fd) = Sys.openByHandle(mountDescriptor, handle, CSYSTEM_O_PATH) else { return nil }
         defer { Sys.close(fd) }
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, 4096)
-        guard n > 0 else { return nil }
-        let path = buffer[0..<n].map { UInt8(bitPattern: $0) }
-        guard path.first == 0x2F, case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, path),
-              let c = now.matches(stored) else { return nil }
-        return (path, c, now)
+        guard case .success(let path) = Sys.readLink(Array("/proc/self/fd/\(fd)".utf8)), path.first == 0x2F,
+              case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, path), let confidence = now.matches(stored) else {
+            return nil
+        }
+        return ResolvedCandidate(path: path, confidence: confidence, identity: now)
     }
 
     // MARK: - Bounded search
 
     /// Finds the target by inode from the deepest surviving ancestor, widening upwards, within the budget.
-    mutating func search(_ comps: [[UInt8]], stored: FileIdentity, mountCount: Int) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        let n = comps.count
-        guard n >= 1 else { return nil }
+    mutating func search(_ components: [[UInt8]], stored: FileIdentity, mountPointDepth: Int) -> ResolvedCandidate? {
+        let count = components.count
+        guard count >= 1 else { return nil }
         // Deepest stored ancestor that is still where it was (the mount point path itself is already checked).
-        var d = min(mountCount, n - 1) - 1
-        var k = d + 1
-        while k < n - 1 {
-            let prefix = PathBytes.join(Array(comps[0...k]))
+        var deepest = min(mountPointDepth, count - 1) - 1
+        var next = deepest + 1
+        while next < count - 1 {
+            let prefix = PathBytes.join(Array(components[0...next]))
             guard case .success(let now) = FileIdentity.read(CSYSTEM_AT_FDCWD, prefix),
-                  let want = record.ancestorIdentity(k), now.matches(want) != nil else { break }
-            d = k
-            k += 1
+                  let want = record.ancestorIdentity(next), now.matches(want) != nil else { break }
+            deepest = next
+            next += 1
         }
-        var dirPath = PathBytes.join(Array(comps.prefix(d + 1)))
+        var directory = PathBytes.join(Array(components.prefix(deepest + 1)))
         // Renamed ancestors: find each missing one below the last located directory.
-        var j = d + 1
-        while j < n - 1, !exhausted {
-            guard let want = record.ancestorIdentity(j),
-                  let hit = bfs(from: dirPath, inode: want.inode, depthLimit: 2, skip: nil, prefer: comps[j], verify: want) else { break }
-            dirPath = hit.0
-            j += 1
+        var ancestor = deepest + 1
+        while ancestor < count - 1, !exhausted {
+            guard let want = record.ancestorIdentity(ancestor),
+                  let hit = breadthFirstSearch(
+                      from: directory, inode: want.inode, depthLimit: 2, skip: nil, prefer: components[ancestor], verify: want)
+            else { break }
+            directory = hit.path
+            ancestor += 1
         }
         // Target below the located directory, then widening upwards (never above the mount root).
-        var root = dirPath
+        var root = directory
         var skip: [UInt8]? = nil
         var level = 0
         while !exhausted {
-            if let hit = bfs(from: root, inode: stored.inode, depthLimit: options.budget.maxDepth, skip: skip, prefer: comps[n - 1], verify: stored) {
+            if let hit = breadthFirstSearch(
+                from: root, inode: stored.inode, depthLimit: options.budget.maxDepth, skip: skip, prefer: components[count - 1],
+                verify: stored) {
                 return hit
             }
             let parts = PathBytes.split(root)
-            guard level < options.budget.maxLevelsUp, parts.count > mountCount else { break }
+            guard level < options.budget.maxLevelsUp, parts.count > mountPointDepth else { break }
             skip = root
             root = PathBytes.join(Array(parts.dropLast()))
             level += 1
@@ -236,57 +258,56 @@ struct Resolver {
 
     /// Breadth-first search below `root` for an entry whose `d_ino` is `inode`, verified against `verify`.
     /// Never follows symlinks, never crosses into another mount, skips unreadable directories.
-    mutating func bfs(from root: [UInt8], inode: UInt64, depthLimit: Int, skip: [UInt8]?, prefer: [UInt8], verify: FileIdentity) -> ([UInt8], IdentityConfidence, FileIdentity)? {
-        let rootFd = Sys.openat(CSYSTEM_AT_FDCWD, root, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW)
-        guard rootFd >= 0 else { return nil }
-        let rootMount: UInt64?
-        if case .success(let sx) = Sys.statx(rootFd, [], emptyPath: true), sx.mask & CSYSTEM_STATX_MNT_ID != 0 { rootMount = sx.mnt_id } else { rootMount = nil }
-        let rootDev: UInt64
-        if case .success(let sx) = Sys.statx(rootFd, [], emptyPath: true) { rootDev = UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor) } else { rootDev = 0 }
-        Sys.close(rootFd)
+    mutating func breadthFirstSearch(
+        from root: [UInt8], inode: UInt64, depthLimit: Int, skip: [UInt8]?, prefer: [UInt8], verify: FileIdentity
+    ) -> ResolvedCandidate? {
+        guard case .success(let rootDescriptor) = Sys.openAt(CSYSTEM_AT_FDCWD, root, CSYSTEM_O_PATH | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW) else {
+            return nil
+        }
+        let rootStatus = try? Sys.statx(rootDescriptor, [], emptyPath: true).get()
+        let rootMount = rootStatus.flatMap { $0.mask & CSYSTEM_STATX_MNT_ID != 0 ? $0.mnt_id : nil }
+        let rootDevice = rootStatus.map { UInt64($0.dev_major) << 32 | UInt64($0.dev_minor) } ?? 0
+        Sys.close(rootDescriptor)
 
-        var queue: [([UInt8], Int)] = [(root, 0)]
+        var queue: [(directory: [UInt8], level: Int)] = [(root, 0)]
         var head = 0
         // An exhausted budget ends the whole search, not just the directory being read.
         while head < queue.count, !exhausted {
-            let (dir, level) = queue[head]
+            let (directory, level) = queue[head]
             head += 1
-            let fd = Sys.openat(CSYSTEM_AT_FDCWD, dir, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW)
-            guard fd >= 0 else { continue }   // unreadable or vanished: skip, record nothing
+            // Unreadable or vanished: skip, record nothing.
+            guard case .success(let fd) = Sys.openAt(CSYSTEM_AT_FDCWD, directory, CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY | CSYSTEM_O_NOFOLLOW) else {
+                continue
+            }
             // Same mount as the search root (bind mounts of the same fs share st_dev, so use the mount id when present).
-            if case .success(let sx) = Sys.statx(fd, [], emptyPath: true) {
-                let sameMount = rootMount.map { sx.mask & CSYSTEM_STATX_MNT_ID != 0 && sx.mnt_id == $0 }
-                    ?? (UInt64(sx.dev_major) << 32 | UInt64(sx.dev_minor) == rootDev)
+            if case .success(let status) = Sys.statx(fd, [], emptyPath: true) {
+                let sameMount = rootMount.map { status.mask & CSYSTEM_STATX_MNT_ID != 0 && status.mnt_id == $0 }
+                    ?? (UInt64(status.dev_major) << 32 | UInt64(status.dev_minor) == rootDevice)
                 guard sameMount else { Sys.close(fd); continue }
             }
-            guard let stream = csystem_fdopendir(fd) else { Sys.close(fd); continue }
-            defer { _ = csystem_closedir(stream) }
-            var best: ([UInt8], IdentityConfidence, FileIdentity)? = nil
-            var ino: UInt64 = 0
-            var type: UInt8 = 0
-            var namePtr: UnsafePointer<CChar>? = nil
-            while !exhausted, csystem_readdir(stream, &ino, &type, &namePtr) == 1 {
-                guard let namePtr else { continue }
-                let len = strlen(namePtr)
-                let name = UnsafeRawBufferPointer(start: namePtr, count: len)
-                if len <= 2, name.allSatisfy({ $0 == 0x2E }) { continue }
+            guard case .success(let stream) = Sys.openDirectory(fd) else { Sys.close(fd); continue }
+            defer { Sys.closeDirectory(stream) }
+            var best: ResolvedCandidate? = nil
+            while !exhausted, case .success(let entry?) = Sys.readDirectory(stream) {
+                let name = entry.name
+                if name.count <= 2, name.allSatisfy({ $0 == 0x2E }) { continue }
                 // The budget counts the entries examined (not `.` and `..`): the one past it is not.
                 guard entries < options.budget.maxEntries else { exhausted = true; break }
                 entries += 1
-                if entries & 255 == 0, Sys.monotonicNanoseconds() > deadline { exhausted = true }
-                let nameBytes = Array(name)
-                let child = dir == [0x2F] ? [0x2F] + nameBytes : dir + [0x2F] + nameBytes
-                if ino == inode, best == nil || nameBytes == prefer {
-                    if case .success(let now) = FileIdentity.read(fd, nameBytes), let c = now.matches(verify) {
-                        if nameBytes == prefer { return (child, c, now) }
-                        best = (child, c, now)
+                if entries & 255 == 0, SystemClock.monotonicNanoseconds() > deadline { exhausted = true }
+                let child = directory == [0x2F] ? [0x2F] + name : directory + [0x2F] + name
+                if entry.inode == inode, best == nil || name == prefer {
+                    if case .success(let now) = FileIdentity.read(fd, name), let confidence = now.matches(verify) {
+                        let candidate = ResolvedCandidate(path: child, confidence: confidence, identity: now)
+                        if name == prefer { return candidate }
+                        best = candidate
                     }
                 }
-                let isDir = type == CSYSTEM_DT_DIR || (type == CSYSTEM_DT_UNKNOWN && { () -> Bool in
-                    if case .success(let sx) = Sys.statx(fd, nameBytes) { return sx.mode & 0o170000 == 0o040000 }
+                let isDirectory = entry.type == CSYSTEM_DT_DIR || (entry.type == CSYSTEM_DT_UNKNOWN && {
+                    if case .success(let status) = Sys.statx(fd, name) { return status.mode & 0o170000 == 0o040000 }
                     return false
                 }())
-                if isDir, level + 1 <= depthLimit, child != skip { queue.append((child, level + 1)) }
+                if isDirectory, level + 1 <= depthLimit, child != skip { queue.append((child, level + 1)) }
             }
             if let best { return best }
         }

@@ -58,13 +58,13 @@ public struct MountEntry: Sendable, Equatable {
 
     /// The mount with this id, reading only its line of the table.
     static func entry(mountID: UInt64) -> MountEntry? {
-        guard let bytes = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return nil }
+        guard case .success(let bytes) = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return nil }
         return parse(bytes: bytes, only: mountID).last
     }
 
     /// The current mount table.
     static func current() -> [MountEntry] {
-        guard let bytes = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return [] }
+        guard case .success(let bytes) = Sys.readFile("/proc/self/mountinfo", limit: 8 << 20) else { return [] }
         return parse(bytes: bytes, only: nil)
     }
 }
@@ -96,20 +96,18 @@ public struct VolumeRecord: Sendable, Equatable {
     static func probe(_ entry: MountEntry) -> VolumeRecord {
         var record = VolumeRecord(mountPoint: entry.mountPoint, uuid: nil, fsid: [], fsType: entry.fsType,
                                   source: entry.source, root: entry.root)
-        let dir = Sys.openat(CSYSTEM_AT_FDCWD, Array(entry.mountPoint.utf8), CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)
-        if dir >= 0 {
-            defer { Sys.close(dir) }
-            var uuid = [UInt8](repeating: 0, count: 16)
-            var length: UInt8 = 0
-            if csystem_get_fs_uuid(dir, &uuid, &length) == 0, length > 0, uuid.contains(where: { $0 != 0 }) {
-                record.uuid = formatUUID(Array(uuid[0..<Int(length)]))
-            } else if entry.fsType == "btrfs", csystem_get_btrfs_fsid(dir, &uuid) == 0, uuid.contains(where: { $0 != 0 }) {
+        let mountPoint = Sys.openAt(CSYSTEM_AT_FDCWD, Array(entry.mountPoint.utf8), CSYSTEM_O_RDONLY | CSYSTEM_O_DIRECTORY)
+        if case .success(let directory) = mountPoint {
+            defer { Sys.close(directory) }
+            if case .success(let uuid) = Sys.fileSystemUUID(directory), !uuid.isEmpty, uuid.contains(where: { $0 != 0 }) {
+                record.uuid = formatUUID(uuid)
+            } else if entry.fsType == "btrfs", case .success(let uuid) = Sys.btrfsFileSystemID(directory),
+                      uuid.contains(where: { $0 != 0 }) {
                 record.uuid = formatUUID(uuid)
             }
-            var type: Int64 = 0, f0: Int32 = 0, f1: Int32 = 0, bsize: UInt64 = 0, blocks: UInt64 = 0
-            if csystem_fstatfs(dir, &type, &f0, &f1, &bsize, &blocks) == 0 {
-                record.fsid = BookWriter.le(UInt64(UInt32(bitPattern: f0)), 4) + BookWriter.le(UInt64(UInt32(bitPattern: f1)), 4)
-                let (size, overflow) = bsize.multipliedReportingOverflow(by: blocks)
+            if case .success(let status) = Sys.fileSystemStatus(directory) {
+                record.fsid = status.fsid
+                let (size, overflow) = status.blockSize.multipliedReportingOverflow(by: status.blocks)
                 if !overflow, size <= UInt64(Int64.max) { record.size = Int64(size) }
             }
         }
@@ -120,9 +118,7 @@ public struct VolumeRecord: Sendable, Equatable {
 
     /// `f_fsid` of the filesystem holding `path` (8 bytes), or nil.
     static func fsid(of path: [UInt8]) -> [UInt8]? {
-        var type: Int64 = 0, f0: Int32 = 0, f1: Int32 = 0, bsize: UInt64 = 0, blocks: UInt64 = 0
-        guard Sys.withCPath(path, { csystem_statfs($0, &type, &f0, &f1, &bsize, &blocks) }) == 0 else { return nil }
-        return BookWriter.le(UInt64(UInt32(bitPattern: f0)), 4) + BookWriter.le(UInt64(UInt32(bitPattern: f1)), 4)
+        try? Sys.fileSystemStatus(path).get().fsid
     }
 
     static func formatUUID(_ b: [UInt8]) -> String {
@@ -156,14 +152,11 @@ extension MountEntry {
     /// The mount holding `path` via `statmount(2)` (Linux 6.8+), without reading the whole mount table;
     /// nil when the kernel lacks it (ENOSYS/EINVAL) or the answer is incomplete, so callers fall back to mountinfo.
     static func viaStatmount(path: [UInt8]) -> MountEntry? {
-        var sx = csystem_statx_t()
-        let rc = Sys.withCPath(path) { csystem_statx(CSYSTEM_AT_FDCWD, $0, CSYSTEM_AT_SYMLINK_NOFOLLOW, CSYSTEM_STATX_MNT_ID_UNIQUE, &sx) }
-        guard rc == 0, sx.mask & CSYSTEM_STATX_MNT_ID_UNIQUE != 0 else { return nil }
+        guard case .success(let status) = Sys.statx(CSYSTEM_AT_FDCWD, path, mask: CSYSTEM_STATX_MNT_ID_UNIQUE),
+              status.mask & CSYSTEM_STATX_MNT_ID_UNIQUE != 0 else { return nil }
         // STATMOUNT_MNT_BASIC | MNT_ROOT | MNT_POINT | FS_TYPE | SB_SOURCE
         let mask: UInt64 = 0x2 | 0x8 | 0x10 | 0x20 | 0x200
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { csystem_statmount(sx.mnt_id, mask, $0.baseAddress, $0.count) }
-        guard n == 0 else { return nil }
+        guard case .success(let buffer) = Sys.statmount(status.mnt_id, mask: mask, capacity: 4096) else { return nil }
         func u32(_ at: Int) -> Int { Int(buffer[at]) | Int(buffer[at + 1]) << 8 | Int(buffer[at + 2]) << 16 | Int(buffer[at + 3]) << 24 }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(buffer[at + $1]) << (8 * UInt64($1)) } }
         let size = min(u32(0), buffer.count)

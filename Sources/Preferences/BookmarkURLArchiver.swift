@@ -104,7 +104,7 @@ public struct BookmarkURLArchiver: URLArchiver {
     }
 
     private func resolveBookmark(_ data: Data) -> BookmarkResolution? {
-        let now = FileSystem.monotonicNanoseconds()
+        let now = SystemClock.monotonicNanoseconds()
         // Capped (and NaN-safe) so that any interval the caller sets converts to nanoseconds without trapping.
         let retry = failureRetryInterval > 0 ? UInt64(min(failureRetryInterval, 1e9) * 1e9) : 0
         if retry > 0, failures.failedRecently(data, now: now, within: retry) { return nil }

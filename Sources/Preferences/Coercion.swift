@@ -1,7 +1,8 @@
 import PlistKit
 
 /// The typed-getter conversions of `NSUserDefaults`, which are really `NSNumber`'s and `NSString`'s
-/// `boolValue` / `integerValue` / `doubleValue` (reference §3). Numbers outside a type's range saturate.
+/// `boolValue` / `integerValue` / `doubleValue` as Apple's Foundation documentation describes them. Numbers outside
+/// a type's range saturate.
 enum Coercion {
     // MARK: bool
 

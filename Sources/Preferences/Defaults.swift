@@ -82,41 +82,52 @@ public final class Defaults: Sendable {
 
     /// The value for `key` from the first domain in the search list that has it.
     public func plistValue(forKey key: String) -> PlistValue? {
-        lookup(key)?.value
+        firstHit(for: key)?.value
     }
 
-    private func lookup(_ key: String) -> (value: PlistValue, forced: Bool)? {
-        let now = FileSystem.monotonicNanoseconds()
+    /// A value and where in the search list it came from: a managed layer or not, this instance's own file or not.
+    private struct SearchHit {
+        var value: PlistValue
+        var isForced: Bool
+        var isOwnFile: Bool
+    }
+
+    /// The first layer of the search list that has `key`: the one walk every per-key question goes through. With
+    /// `managedOnly`, the walk ends at the first layer that is not managed (the managed layers come first).
+    private func firstHit(for key: String, managedOnly: Bool = false) -> SearchHit? {
+        let now = SystemClock.monotonicNanoseconds()
         // Fast path: walk the list in place under this instance's lock (no array copy) using only cached values.
         // A file due for a re-check sends us to the slow path, which runs without the lock because re-reading may
         // post change events whose handlers read this instance again.
-        let fast: (value: PlistValue, forced: Bool)?? = state.withLock { s in
+        let fast: SearchHit?? = state.withLock { s in
             for layer in s.layers {
                 switch layer {
                 case .file(let file, let forced):
+                    if managedOnly, !forced { return .some(nil) }
+                    // Compared before the lookup: a use of `file` after it keeps it retained across the call, which
+                    // made a cached read (`plistbench preferences`) about 30 ns slower than its 90.
+                    let isOwnFile = file === ownFile
                     switch file.cachedValue(forKey: key, now: now) {
                     case .none: return .none
-                    case .some(.some(let v)): return .some((v, forced))
+                    case .some(.some(let value)): return .some(SearchHit(value: value, isForced: forced, isOwnFile: isOwnFile))
                     case .some(.none): continue
                     }
                 case .arguments:
-                    if let v = environment.argumentDomain[key] { return .some((v, false)) }
+                    if managedOnly { return .some(nil) }
+                    if let value = environment.argumentDomain[key] { return .some(SearchHit(value: value, isForced: false, isOwnFile: false)) }
                 case .registration:
-                    if let v = environment.registration[key] { return .some((v, false)) }
+                    if managedOnly { return .some(nil) }
+                    if let value = environment.registration[key] { return .some(SearchHit(value: value, isForced: false, isOwnFile: false)) }
                 }
             }
             return .some(nil)
         }
-        if case .some(let result) = fast { return result }
+        if case .some(let hit) = fast { return hit }
         for layer in layers {
-            switch layer {
-            case .file(let file, let forced):
-                if let v = file.value(forKey: key, now: now) { return (v, forced) }
-            case .arguments:
-                if let v = environment.argumentDomain[key] { return (v, false) }
-            case .registration:
-                if let v = environment.registration[key] { return (v, false) }
-            }
+            if managedOnly, !layer.isForced { return nil }
+            guard let value = layer.value(forKey: key, now: now, environment: environment) else { continue }
+            if case .file(let file, let forced) = layer { return SearchHit(value: value, isForced: forced, isOwnFile: file === ownFile) }
+            return SearchHit(value: value, isForced: false, isOwnFile: false)
         }
         return nil
     }
@@ -192,17 +203,8 @@ public final class Defaults: Sendable {
     }
 
     private func ownFileSupplies(_ key: String) -> Bool {
-        for layer in layers {
-            switch layer {
-            case .file(let file, let forced):
-                if file.value(forKey: key) != nil { return !forced && file === ownFile }
-            case .arguments:
-                if environment.argumentDomain[key] != nil { return false }
-            case .registration:
-                return false
-            }
-        }
-        return false
+        guard let hit = firstHit(for: key) else { return false }
+        return !hit.isForced && hit.isOwnFile
     }
 
     // MARK: Writing
@@ -292,15 +294,10 @@ public final class Defaults: Sendable {
 
     /// Every key in the search list with the value `plistValue(forKey:)` would return for it.
     public func plistRepresentation() -> PlistDictionary {
+        // Lowest layer first, so each key ends with the value of the first layer that has it.
         var result = PlistDictionary()
         for layer in layers.reversed() {
-            let values: PlistDictionary
-            switch layer {
-            case .file(let file, _): values = file.snapshot()
-            case .arguments: values = environment.argumentDomain
-            case .registration: values = environment.registration
-            }
-            for (k, v) in values { result[k] = v }
+            for (k, v) in layer.values(environment: environment) { result[k] = v }
         }
         return result
     }
@@ -321,11 +318,9 @@ public final class Defaults: Sendable {
             || environment.managedFile(Self.globalDomain).value(forKey: key) != nil
     }
 
+    /// Whether a managed layer has `key` (they come first in the search list, so its value comes from there).
     private func isForced(_ key: String) -> Bool {
-        for layer in layers {
-            if case .file(let file, true) = layer, file.value(forKey: key) != nil { return true }
-        }
-        return false
+        firstHit(for: key, managedOnly: true) != nil
     }
 
     /// The current user's, any-host values of a persistent domain, or nil when it has none.

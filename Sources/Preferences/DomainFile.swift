@@ -74,7 +74,7 @@ final class DomainFile: Sendable {
     }
 
     /// One value. `now` (monotonic ns) lets a search-list lookup read the clock once for all its layers.
-    func value(forKey key: String, now: UInt64 = FileSystem.monotonicNanoseconds()) -> PlistValue? {
+    func value(forKey key: String, now: UInt64 = SystemClock.monotonicNanoseconds()) -> PlistValue? {
         if case .some(let value) = cachedValue(forKey: key, now: now) { return value }
         refreshIfNeeded(force: false)
         return state.withLock { $0.values[key] }
@@ -96,7 +96,7 @@ final class DomainFile: Sendable {
 
     private func refreshIfNeeded(force: Bool) {
         let interval = recheckNanoseconds
-        let now = FileSystem.monotonicNanoseconds()
+        let now = SystemClock.monotonicNanoseconds()
         let due = state.withLock { s -> Bool in
             if force || !s.loaded || now &- s.lastCheck >= interval {
                 s.lastCheck = now
@@ -112,7 +112,7 @@ final class DomainFile: Sendable {
             let loadedBefore = state.withLock { $0.loaded }
             let current = try? FileSystem.stamp(targetPath)
             if loadedBefore, current == known { return [] }
-            let disk = loadFromDisk(underLock: false, events: &pending)
+            let disk = loadMovingDamagedFileAside(underLock: false, events: &pending)
             // An unreadable file keeps no stamp, so synchronize() re-reads it (and refuses to write) every time.
             return apply(disk: disk.values, stamp: disk.unreadable == nil ? disk.stamp : nil, external: loadedBefore)
         }
@@ -123,16 +123,16 @@ final class DomainFile: Sendable {
     /// The path actually written: the symlink's target when `path` is a symlink.
     var targetPath: String { AtomicFile.resolvingLinks(path) }
 
-    /// Reads and parses the file. A damaged file is moved aside (under the writer lock, after re-checking that it is
-    /// still the same damaged file) and reported.
+    /// Reads and decodes the file, moving a damaged one aside (under the writer lock, after re-checking that it is
+    /// still the same damaged file) and reporting it.
     ///
     /// A file that exists but cannot be read (permissions, over the read limit, a format this build's codec does not
     /// support; a damaged file named by path, when `movesDamagedAside` is false) is reported in `unreadable` and as
-    /// `readFailed`, left in place, and writes to it are refused.
-    private func loadFromDisk(
+    /// `readFailed` (once, while the failure stays the same), left in place, and writes to it are refused.
+    private func loadMovingDamagedFileAside(
         underLock: Bool, events: inout [PreferencesEvent]
     ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
-        let result = readFromDisk(underLock: underLock, events: &events)
+        let result = readMovingDamagedFileAside(underLock: underLock, events: &events)
         let isNew = state.withLock { s -> Bool in
             defer { s.reportedReadFailure = result.unreadable }
             return result.unreadable != s.reportedReadFailure
@@ -141,8 +141,8 @@ final class DomainFile: Sendable {
         return result
     }
 
-    /// `loadFromDisk` without the `readFailed` report.
-    private func readFromDisk(
+    /// `loadMovingDamagedFileAside` without the `readFailed` report: one decode of the bytes decides.
+    private func readMovingDamagedFileAside(
         underLock: Bool, events: inout [PreferencesEvent]
     ) -> (values: PlistDictionary, stamp: FileStamp?, unreadable: PreferencesError?) {
         let target = targetPath
@@ -154,22 +154,28 @@ final class DomainFile: Sendable {
             return (PlistDictionary(), nil, failure)
         }
         guard let file else { return (PlistDictionary(), nil, nil) }
-        if let values = parse(file.bytes) { return (values, file.stamp, nil) }
-        if let error = try? unsupportedFormat(file.bytes) {
+        let contents = DomainFileContents(file.bytes, codec: options.codec)
+        let reason: String
+        switch contents {
+        case .values(let values):
+            return (values, file.stamp, nil)
+        case .unsupported(let error):
             let failure = PreferencesError(.io, "cannot read the domain file: \(error)", domain: domain, path: target)
             return (PlistDictionary(), file.stamp, failure)
+        case .empty, .damaged:
+            reason = contents.damageReason ?? ""
         }
         if isReadOnly {
             // Managed files belong to the administrator: report, ignore, never move.
-            events.append(.corruptFileMovedAside(domain: domain, path: target, movedTo: "", reason: "managed file does not parse; ignored"))
+            events.append(.managedFileIgnored(domain: domain, path: target, reason: reason))
             return (PlistDictionary(), file.stamp, nil)
         }
         if !movesDamagedAside {
             // An empty file holds nothing to lose: it is an empty domain, written over like one.
-            if file.bytes.isEmpty { return (PlistDictionary(), file.stamp, nil) }
+            if case .empty = contents { return (PlistDictionary(), file.stamp, nil) }
             // Someone else's file: never renamed by a read, never replaced by a write.
             let failure = PreferencesError(
-                .corruptFile, "not a property-list dictionary (\(parseFailure(file.bytes))); left as it is", domain: domain, path: target)
+                .corruptFile, "not a property-list dictionary (\(reason)); left as it is", domain: domain, path: target)
             return (PlistDictionary(), file.stamp, failure)
         }
         var moved: PreferencesEvent?
@@ -177,48 +183,16 @@ final class DomainFile: Sendable {
             // Another writer may have replaced the file since we read it: only move the bytes we judged damaged.
             guard let again = try? FileSystem.readFile(target, limit: self.options.readLimit) else { return (PlistDictionary(), nil) }
             if again.stamp == file.stamp, again.bytes == file.bytes {
-                let reason = self.parseFailure(file.bytes)
                 if let to = try? FileSystem.moveAside(target) {
                     moved = .corruptFileMovedAside(domain: self.domain, path: target, movedTo: to, reason: reason)
                 }
                 return (PlistDictionary(), nil)
             }
-            return (self.parse(again.bytes) ?? PlistDictionary(), again.stamp)
+            return (DomainFileContents(again.bytes, codec: self.options.codec).valuesOrEmpty, again.stamp)
         }
         let result = underLock ? moveAside() : (try? FileSystem.withExclusiveLock(target + ".lock", moveAside)) ?? (PlistDictionary(), nil)
         if let moved { events.append(moved) }
         return (result.0, result.1, nil)
-    }
-
-    /// The codec's error when it refused XML or binary bytes (the formats domain files are written in) as a format
-    /// it does not support, rather than as damaged input. Other bytes that no reader accepts count as damaged (moving
-    /// them aside keeps them).
-    private func unsupportedFormat(_ bytes: [UInt8]) throws -> PlistError? {
-        if bytes.isEmpty { return nil }
-        let detected = bytes.withUnsafeBytes { PlistFormat.detect($0) }
-        guard detected == .xml || detected == .binary else { return nil }
-        do {
-            _ = try options.codec.decode(bytes)
-            return nil
-        } catch let error as PlistError where error.kind == .unsupportedFormat {
-            return error
-        }
-    }
-
-    private func parse(_ bytes: [UInt8]) -> PlistDictionary? {
-        if bytes.isEmpty { return nil }
-        guard let value = try? options.codec.decode(bytes), case .dictionary(let d) = value else { return nil }
-        return d
-    }
-
-    private func parseFailure(_ bytes: [UInt8]) -> String {
-        if bytes.isEmpty { return "the file is empty" }
-        do {
-            let value = try options.codec.decode(bytes)
-            return "the root is \(value.typeNameWithArticle), not a dictionary"
-        } catch {
-            return "\(error)"
-        }
     }
 
     /// Installs disk values with this process's unsaved changes applied on top; returns the keys whose value
@@ -317,7 +291,7 @@ final class DomainFile: Sendable {
                         // Unchanged since we read it: our in-memory copy minus newer local edits is the disk state.
                         base = state.withLock { $0.values }
                     } else {
-                        let disk = loadFromDisk(underLock: true, events: &pending)
+                        let disk = loadMovingDamagedFileAside(underLock: true, events: &pending)
                         if let unreadable = disk.unreadable {
                             // Never replace a file we could not read: its values would be lost.
                             throw unreadable

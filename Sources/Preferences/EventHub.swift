@@ -31,9 +31,9 @@ final class EventHub: Sendable {
         let line: String
         switch event {
         case let .corruptFileMovedAside(domain, path, movedTo, reason):
-            line = movedTo.isEmpty
-                ? "preferences: \(path) (domain \(domain)) is damaged (\(reason))"
-                : "preferences: \(path) (domain \(domain)) is damaged (\(reason)); moved to \(movedTo), starting empty"
+            line = "preferences: \(path) (domain \(domain)) is damaged (\(reason)); moved to \(movedTo), starting empty"
+        case let .managedFileIgnored(domain, path, _):
+            line = "preferences: \(path) (domain \(domain)) is damaged (managed file does not parse; ignored)"
         case let .sizeLimitExceeded(domain, size, limit):
             line = "preferences: domain \(domain) would be \(size) bytes, over the \(limit)-byte limit; not written"
         case let .flushFailed(domain, error):

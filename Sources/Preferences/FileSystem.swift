@@ -22,68 +22,62 @@ struct FileStamp: Sendable, Hashable {
     }
 }
 
-/// Thin POSIX helpers for the domain store. Errors carry the call and `errno` text.
+/// Thin POSIX helpers for the domain store: each call goes through `SystemCall` (failures as `Errno`, `EINTR`
+/// retried), and errors name the call and give the system's text.
 enum FileSystem {
-    static func errnoText(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code))
-    }
-
-    static func ioError(_ call: String, _ path: String, code: Int32 = errno) -> PreferencesError {
-        PreferencesError(.io, "\(call) failed: \(errnoText(code))", path: path)
+    static func ioError(_ call: String, _ path: String, _ error: Errno) -> PreferencesError {
+        PreferencesError(.io, "\(call) failed: \(error)", path: path, systemError: error)
     }
 
     /// The stamp of `path` (following symlinks), or nil when it does not exist.
     static func stamp(_ path: String) throws -> FileStamp? {
         var st = stat()
-        if stat(path, &st) == 0 { return FileStamp(st) }
-        if errno == ENOENT || errno == ENOTDIR { return nil }
-        throw ioError("stat", path)
+        switch SystemCall.nothing({ stat(path, &st) }) {
+        case .success: return FileStamp(st)
+        case .failure(.noSuchFileOrDirectory), .failure(.notDirectory): return nil
+        case .failure(let error): throw ioError("stat", path, error)
+        }
     }
 
     /// The whole file and its stamp, or nil when it does not exist. Refuses files larger than `limit`.
     static func readFile(_ path: String, limit: Int) throws -> (bytes: [UInt8], stamp: FileStamp)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw ioError("open", path)
+        let fd: Int32
+        switch SystemCall.value({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(.noSuchFileOrDirectory), .failure(.notDirectory): return nil
+        case .failure(let error): throw ioError("open", path, error)
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ioError("fstat", path) }
+        if case .failure(let error) = SystemCall.nothing({ fstat(fd, &st) }) { throw ioError("fstat", path, error) }
         let size = Int(st.st_size)
         guard size <= limit else {
             throw PreferencesError(.sizeLimitExceeded, "file is \(size) bytes, more than the read limit of \(limit)", path: path)
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, size - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("read", path)
-            }
-            if n == 0 { break } // shrank under us (a non-atomic writer); the parse decides
-            filled += n
-        }
-        if filled < size { bytes.removeSubrange(filled...) }
+        // The bytes the stamp describes: a file that grew since (a non-atomic writer) is read to its old size, one
+        // that shrank to its end; the parse decides.
+        var bytes: [UInt8]
+        do { bytes = try FileInput.readAll(fd, limit: size) } catch { throw ioError("read", path, error) }
+        if bytes.count > size { bytes.removeSubrange(size...) }
         return (bytes, FileStamp(st))
     }
 
     /// Creates `path` and its missing parents with `mode`.
     static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
-        do { try AtomicFile.makeDirectories(path, mode: mode) } catch { throw ioError(error.operation, error.path, code: error.code) }
+        do { try AtomicFile.makeDirectories(path, mode: mode) } catch { throw ioError(error.operation, error.path, error.systemError) }
     }
 
     /// An exclusive `flock` on `path` (created if needed, and its directory too when `createsDirectory`), held until
     /// `body` returns. Released by the kernel if the process dies, so a crash never leaves a stale lock.
     static func withExclusiveLock<T>(_ path: String, createsDirectory: Bool = true, _ body: () throws -> T) throws -> T {
         if createsDirectory { try makeDirectories(AtomicFile.directoryName(path)) }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ioError("open lock file", path) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw ioError("flock", path) }
+        let fd: Int32
+        switch SystemCall.value({ open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw ioError("open lock file", path, error)
         }
+        defer { close(fd) }
+        if case .failure(let error) = SystemCall.nothing({ flock(fd, LOCK_EX) }) { throw ioError("flock", path, error) }
         defer { _ = flock(fd, LOCK_UN) }
         return try body()
     }
@@ -102,13 +96,16 @@ enum FileSystem {
         do {
             return FileStamp(try AtomicFile.replace(path, with: bytes, options: options))
         } catch {
-            throw ioError(error.operation, path, code: error.code)
+            throw ioError(error.operation, path, error.systemError)
         }
     }
 
     /// Removes `path`; a missing file is not an error.
     static func remove(_ path: String) throws {
-        if unlink(path) != 0, errno != ENOENT { throw ioError("unlink", path) }
+        switch SystemCall.nothing({ unlink(path) }) {
+        case .success, .failure(.noSuchFileOrDirectory): return
+        case .failure(let error): throw ioError("unlink", path, error)
+        }
     }
 
     /// Renames a damaged file to `<name>.corrupt-<UTC time>-<pid>` and returns the new path.
@@ -122,13 +119,13 @@ enum FileSystem {
         let stampText = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
             + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
         let target = "\(path).corrupt-\(stampText)-\(getpid())-\(now.tv_nsec)"
-        guard rename(path, target) == 0 else { throw ioError("rename", path) }
+        if case .failure(let error) = SystemCall.nothing({ rename(path, target) }) { throw ioError("rename", path, error) }
         return target
     }
 
     /// Names of the entries of `directory` (without `.`/`..`); empty when it does not exist.
     static func listDirectory(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
+        guard case .success(let dir) = SystemCall.pointer({ opendir(directory) }) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -143,26 +140,19 @@ enum FileSystem {
     /// Whether `path` is a regular file (following symlinks).
     static func isRegularFile(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        return (try? SystemCall.nothing({ stat(path, &st) }).get()) != nil && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether `path` is a directory (following symlinks).
     static func isDirectory(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+        return (try? SystemCall.nothing({ stat(path, &st) }).get()) != nil && st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Text of a NUL-terminated `CChar` buffer.
     static func cString(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Monotonic nanoseconds, for rate limiting.
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     static func environment(_ name: String) -> String? {

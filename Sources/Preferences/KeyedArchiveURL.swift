@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PlistKit
 
-/// Reads the `NSKeyedArchiver` archive of an `NSURL` that Apple's `set(_: URL, forKey:)` stores (reference §3.3):
+/// Reads the `NSKeyedArchiver` archive of an `NSURL` that Apple's `set(_: URL, forKey:)` stores:
 /// `$objects[root] = { $class, NS.base → $null | another URL, NS.relative → "…" }`. Anything else gives nil.
 enum KeyedArchiveURL {
     static func url(from data: Data) -> URL? {

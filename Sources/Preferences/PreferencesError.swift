@@ -1,3 +1,5 @@
+import PlistKit
+
 /// An error from the Preferences library: what went wrong, which domain or file, and a message a user can act on.
 public struct PreferencesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
@@ -27,12 +29,16 @@ public struct PreferencesError: Error, Sendable, Hashable, CustomStringConvertib
     public var domain: String?
     /// The file concerned, when known.
     public var path: String?
+    /// The system's error, for an `.io` error a system call gave (the message names the call and gives its text).
+    public var systemError: Errno?
 
-    public init(_ kind: Kind, _ message: String, domain: String? = nil, path: String? = nil) {
+    /// An error of `kind` with `message`, naming the domain, the file and the system's error when they are known.
+    public init(_ kind: Kind, _ message: String, domain: String? = nil, path: String? = nil, systemError: Errno? = nil) {
         self.kind = kind
         self.message = message
         self.domain = domain
         self.path = path
+        self.systemError = systemError
     }
 
     public var description: String {

@@ -6,6 +6,9 @@ public enum PreferencesEvent: Sendable, Equatable {
     /// A domain file did not parse (or its root was not a dictionary) and was renamed to `movedTo`; the domain
     /// started empty.
     case corruptFileMovedAside(domain: String, path: String, movedTo: String, reason: String)
+    /// A managed (administrator's) domain file did not parse, or its root was not a dictionary, for `reason`. It is
+    /// left exactly as it is (the store never moves or writes managed files) and the managed layer reads as empty.
+    case managedFileIgnored(domain: String, path: String, reason: String)
     /// A write was refused because the encoded domain would be `size` bytes, over `limit`.
     case sizeLimitExceeded(domain: String, size: Int, limit: Int)
     /// A write to a managed (forced) key was refused.

@@ -10,7 +10,8 @@ enum SearchLayer: Sendable {
     case registration
 }
 
-/// Builds the search list of a `Defaults` instance (reference §2.1, with the Linux managed layer on top):
+/// Builds the search list of a `Defaults` instance (the domain order of Apple's `UserDefaults` documentation and
+/// CoreFoundation's `CFPreferences.c`, with the Linux managed layer on top):
 /// managed → arguments → app byHost → app → suites (byHost, any host) → global byHost → global → all-users (app,
 /// suites, global) → registration. Volatile domains are not searched.
 enum SearchList {
@@ -30,5 +31,31 @@ enum SearchList {
         }
         layers.append(.registration)
         return layers
+    }
+}
+
+extension SearchLayer {
+    /// Whether values from this layer are managed (forced) and cannot be changed.
+    var isForced: Bool {
+        if case .file(_, let forced) = self { return forced }
+        return false
+    }
+
+    /// This layer's value for `key`, re-reading its file when the recheck interval has passed.
+    func value(forKey key: String, now: UInt64, environment: PreferencesEnvironment) -> PlistValue? {
+        switch self {
+        case .file(let file, _): return file.value(forKey: key, now: now)
+        case .arguments: return environment.argumentDomain[key]
+        case .registration: return environment.registration[key]
+        }
+    }
+
+    /// Every value of this layer.
+    func values(environment: PreferencesEnvironment) -> PlistDictionary {
+        switch self {
+        case .file(let file, _): return file.snapshot()
+        case .arguments: return environment.argumentDomain
+        case .registration: return environment.registration
+        }
     }
 }

@@ -8,6 +8,7 @@ import Glibc
 //   plistbench codable [RECORDS]                                  (PlistEncoder/Decoder vs Foundation's)
 //   plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]   (PlistKit only, for a profiler)
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
+//   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -15,6 +16,7 @@ let usage = """
            plistbench codable [RECORDS]
            plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]
            plistbench preferences [--seconds S]
+           plistbench bookmark [DIR]
 
     """
 if args.first == "compare" {
@@ -26,6 +28,8 @@ if args.first == "compare" {
     exit(runCodableProfile(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
+} else if args.first == "bookmark" {
+    exit(BookmarkBench.main(Array(args.dropFirst())))
 } else if args.count == 4 {
     exit(ContractRunner.run(args))
 } else {

@@ -3,7 +3,7 @@ import Testing
 @testable import Bookmarks
 import TestSupport
 
-/// Alias files (reference §1.5): 56-byte header, same data area; read back and resolvable.
+/// Alias files: 56-byte header, same data area; read back and resolvable.
 @Suite struct AliasFileTests {
     @Test func writeReadAndResolveAnAliasFile() throws {
         let s = Scratch()

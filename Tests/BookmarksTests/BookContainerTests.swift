@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Bookmarks
 
-/// The `book` layout against real macOS blobs (expected values: reference §1.4, read from the blobs by a
-/// separate strict reader and by mac_alias) and against the layout rules of §1.2 / §1.6.
+/// The `book` layout against real macOS blobs (expected values read from the blobs by a separate strict reader and
+/// by mac_alias, a Python library) and against the layout rules: header, items, TOC.
 @Suite struct BookContainerTests {
     static let haveFixtures = Fixtures.directory != nil
 
@@ -67,7 +67,7 @@ import Testing
         #expect(try Bookmark.allKeys(fromBookmarkData: bytes).contains(.numeric(0xF080)))
     }
 
-    /// Layout rules checked by an independent byte-level walk in the test (§1.2): size field, header 48,
+    /// Layout rules checked by an independent byte-level walk in the test: size field, header 48,
     /// TOC last with size 12 + 12·count, magic 0xFFFFFFFE, keys strictly increasing, items 4-aligned.
     @Test func writerFollowsTheLayoutSpec() throws {
         let container = BookContainer(tocs: [.init(id: 1, entries: [
@@ -101,7 +101,7 @@ import Testing
             #expect(u32(toc + 24 + 12 * i) % 4 == 0)
         }
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
-        // The date item is big-endian (§1.2): find it by key 0x1040.
+        // The date item is big-endian (unlike every other number in the layout): find it by key 0x1040.
         let dateAt = 48 + Int(u32(toc + 24 + 12 * keys.firstIndex(of: 0x1040)!))
         #expect(u32(dateAt + 4) == 0x0400)
         #expect(Array(bytes[(dateAt + 8)..<(dateAt + 16)]) == withUnsafeBytes(of: (6.5e8).bitPattern.bigEndian, Array.init))

@@ -3,7 +3,7 @@ import Testing
 @testable import Bookmarks
 import TestSupport
 
-/// Mutation fuzzing (reference §5.6): 20,000 mutated blobs from the Apple fixtures and from our own writer.
+/// Mutation fuzzing against the reader's caps (`BookLimits`): 20,000 mutated blobs from the Apple fixtures and from our own writer.
 /// Only `BookmarkError` may come out — a trap or a hang would kill or stall the test process.
 @Suite struct BookReaderFuzzTests {
     @Test func twentyThousandMutatedBlobsOnlyThrowBookmarkError() throws {

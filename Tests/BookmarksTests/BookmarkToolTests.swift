@@ -39,7 +39,7 @@ import TestSupport
         #expect(bad.status != 0 && bad.stderr.contains("offset 4"))
     }
 
-    /// An unprivileged caller learns nothing about a 0700 directory through a bookmark root made (§5.5, [E9]).
+    /// An unprivileged caller learns nothing about a 0700 directory through a bookmark root made: every lookup runs with the caller's credentials.
     @Test(.enabled(if: tool != nil && Shell.isRoot && Shell.find("setpriv") != nil, "needs root, setpriv and the bookmark executable"))
     func unprivilegedCallerLearnsNothingAboutAPrivateDirectory() throws {
         let bookmark = try #require(Self.tool)
@@ -147,5 +147,19 @@ import TestSupport
         let out = String(decoding: r.stdout, as: UTF8.self)
         #expect(r.status == 0, "\(String(decoding: r.stderr, as: UTF8.self))")
         #expect(out.hasSuffix("/copy/a/b/doc\nstale: relocatedTree\n"), "\(out)")
+    }
+
+    /// `bookmark bench` is run by plistbench (`plistbench bookmark`), found beside the executable: a scratch
+    /// directory that does not exist fails as the benchmark always did.
+    @Test(.enabled(if: tool != nil, "the bookmark executable is not built next to the tests"))
+    func benchIsForwardedToPlistbench() throws {
+        let bookmark = try #require(Self.tool)
+        let plistbench = URL(fileURLWithPath: bookmark).deletingLastPathComponent().appendingPathComponent("plistbench").path
+        try #require(FileManager.default.isExecutableFile(atPath: plistbench), "plistbench is built beside bookmark")
+        let r = try Shell.run(bookmark, ["bench", "/nonexistent-scratch"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("bookmark: file not found (last known path: /nonexistent-scratch/bookmark-bench-"), "\(r)")
+        let direct = try Shell.run(plistbench, ["bookmark", "/nonexistent-scratch"])
+        #expect(direct.status == 1 && direct.stderr.hasPrefix("bookmark: file not found"), "\(direct)")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Bookmarks
 
-/// File identity through the CSystem wrappers on the real filesystem (reference §3: handles survive renames,
+/// File identity through the CSystem wrappers on the real filesystem (name_to_handle_at(2): handles survive renames,
 /// change with atomic saves, and carry the generation so a reused inode number does not compare equal).
 @Suite struct FileIdentityTests {
     @Test func handleSurvivesRenameAndChangesWithAtomicSave() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import Bookmarks
 
 /// Resolution on the real filesystem under the system temp directory: real renames, no mocks.
-/// Each scenario asserts the resolved path, `isStale` and the reason (reference §5.3 table).
+/// Each scenario asserts the resolved path, `isStale` and the reason (the table in README's "Resolution").
 @Suite struct ResolverTests {
     func resolve(_ data: [UInt8], _ configure: (inout BookmarkResolveOptions) -> Void = { _ in }) throws -> BookmarkResolution {
         var o = BookmarkResolveOptions()
@@ -382,7 +382,7 @@ import Testing
         #expect(BookmarkResolutionOptions.withoutImplicitStartAccessing.rawValue == 0x8000)
     }
 
-    /// Reference §5.5: foreign blobs may show `.` and `..`, but a component that is empty or holds `/` or NUL would
+    /// Foreign blobs may show `.` and `..`, but a component that is empty or holds `/` or NUL would
     /// change which path is looked up.
     @Test func foreignComponentsThatChangeThePathAreRejected() throws {
         for (bad, index) in [(["tmp", "x/y"], 1), (["tmp", "", "x"], 1), (["tmp", "x.app\u{0}junk"], 1)] {

@@ -90,7 +90,8 @@ struct VolumeTests {
     }
 
     /// overlayfs cannot export decodable handles by default: the handle comes from AT_HANDLE_FID, survives a
-    /// rename and a copy-up (reference [E7], [E18]), while the birth time changes on copy-up.
+    /// rename and a copy-up (name_to_handle_at(2); the kernel's overlayfs documentation), while the birth time
+    /// changes on copy-up.
     @Test func overlayfsUsesFIDHandlesThroughRenameAndCopyUp() throws {
         let s = Scratch()
         s.file("lower/dir/file.txt", "lower")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Preferences
 
-/// The argument domain (reference §2.10: Core Foundation's and corelibs' rules).
+/// The argument domain (Core Foundation's and swift-corelibs-foundation's rules).
 @Suite struct ArgumentDomainTests {
     @Test func pairsAndSkipping() {
         let d = ArgumentDomain.parse(["file.txt", "-NSShowAllViews", "YES", "-flag", "-other", "x", "-last"])
@@ -22,7 +22,7 @@ import TestSupport
 
     @Test
     func plistValuesAreParsed() throws {
-        // Reference §2.10: `-Bar '(1,2,3)'` gives ["1","2","3"] (OpenStep holds strings only).
+        // `-Bar '(1,2,3)'` gives ["1","2","3"] (OpenStep holds strings only).
         #expect(ArgumentDomain.parseValue("(1,2,3)") == ["1", "2", "3"])
         #expect(ArgumentDomain.parseValue("{ a = b; }") == ["a": "b"])
         #expect(ArgumentDomain.parseValue("\"quoted text\"") == "quoted text")

@@ -3,10 +3,10 @@ import PlistKit
 import Testing
 @testable import Preferences
 
-/// Typed-getter coercions. Oracles: the table in reference §3.2 (Apple's documented NSString semantics) and, for
+/// Typed-getter coercions. Oracles: a table of Apple's documented NSString semantics and, for
 /// strings, Foundation's own `NSString.boolValue` / `integerValue` / `doubleValue` run in the test.
 @Suite struct CoercionTests {
-    // (input, boolValue, integerValue, doubleValue) from reference §3.2.
+    // (input, boolValue, integerValue, doubleValue), as Apple documents NSString's getters.
     static let table: [(String, Bool, Int, Double)] = [
         ("YES", true, 0, 0), ("yes", true, 0, 0), (" yes", true, 0, 0), ("true", true, 0, 0), ("t", true, 0, 0),
         ("T", true, 0, 0), ("Y", true, 0, 0),
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func numbersCoerceAsNSNumber() {
-        // Apple's header (§3.1): Booleans give 1/0; numbers non-zero are true; stored 0.5 (a number) is true.
+        // NSNumber, as Apple documents it: Booleans give 1/0; numbers non-zero are true; stored 0.5 (a number) is true.
         #expect(Coercion.integer(.bool(true)) == 1)
         #expect(Coercion.double(.bool(true)) == 1.0)
         #expect(Coercion.bool(.real(0.5)) == true)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func extremesSaturateInsteadOfFoundationLinuxZero() {
-        // Reference §3.3: Foundation on Linux returns 0/nil for Int64.max and UInt64.max; we keep the value or saturate.
+        // Foundation on Linux returns 0/nil for Int64.max and UInt64.max; we keep the value or saturate.
         let i64max = PlistValue.integer(PlistInteger(Int64.max))
         let u64max = PlistValue.integer(PlistInteger(UInt64.max))
         let i64min = PlistValue.integer(PlistInteger(Int64.min))

@@ -3,7 +3,7 @@ import PlistKit
 import Testing
 @testable import Preferences
 
-/// The `UserDefaults`-shaped API. Expected values come from Apple's documented semantics (reference §2, §3).
+/// The `UserDefaults`-shaped API. Expected values come from Apple's documented semantics (`UserDefaults`, `NSString`, `NSNumber`).
 @Suite struct DefaultsTests {
     /// Found by a differential run against Foundation's `UserDefaults`: values Foundation hands out (JSON, property
     /// lists, NSArray) and empty arrays keep their type; expected values are what `UserDefaults` returns.
@@ -258,7 +258,7 @@ import Testing
         let d = try #require(Defaults(suiteName: nil, environment: dir.environment()))
         let web = try #require(URL(string: "https://example.com/a?b=c#frag"))
         d.set(web, forKey: "web")
-        #expect(d.url(forKey: "web") == web) // Foundation on Linux returns file:///a here (reference §3.3)
+        #expect(d.url(forKey: "web") == web) // Foundation on Linux returns file:///a here
         let file = URL(fileURLWithPath: "/tmp/some dir/file.txt")
         d.set(file, forKey: "file")
         #expect(d.url(forKey: "file")?.path == "/tmp/some dir/file.txt")
@@ -312,7 +312,7 @@ import Testing
     }
 }
 
-/// URL reading rules of `LocationURLArchiver` (reference §3.1, §3.3: string paths become file URLs; unknown data
+/// URL reading rules of `LocationURLArchiver` (string paths become file URLs; unknown data
 /// gives nil instead of Foundation's abort).
 @Suite struct URLArchiverTests {
     let archiver = LocationURLArchiver()

@@ -3,7 +3,7 @@ import PlistKit
 import Testing
 @testable import Preferences
 
-/// The crash-safe store (reference §8). Two environments over one directory stand in for two processes (each has its
+/// The crash-safe store (lock, re-read, merge, atomic replace). Two environments over one directory stand in for two processes (each has its
 /// own in-memory cache); files are checked with Foundation's parser.
 @Suite struct DomainFileTests {
     @Test func writesAtomicallyAndForeignParserReadsIt() throws {

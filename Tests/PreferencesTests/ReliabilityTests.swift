@@ -88,7 +88,7 @@ import Testing
     @Test func foundationUserDefaultsAndOursSeeEachOthersValues() throws {
         let dir = TempDirectory("prefs-fdn")
         let runner = ProcessRunner(directory: dir)
-        // Foundation writes (XML, $XDG_CONFIG_HOME/<suite>.plist per reference §4.1); ours reads.
+        // Foundation writes (XML, $XDG_CONFIG_HOME/<suite>.plist, as swift-corelibs-foundation places it); ours reads.
         var r = try runner.run("PreferencesTestHelper", ["foundation-set", "com.example.interop", "fromFoundation", "hello"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir.locations.path(domain: "com.example.interop")))

@@ -35,7 +35,7 @@ public enum AtomicFile {
     /// descriptor, so it describes exactly the file this call wrote).
     @discardableResult
     public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(FileWriteError) -> stat {
-        guard !path.isEmpty else { throw FileWriteError(operation: "open", path: path, code: ENOENT) }
+        guard !path.isEmpty else { throw FileWriteError(operation: "open", path: path, systemError: .noSuchFileOrDirectory) }
         let directory = directoryName(path)
         if options.createsDirectories { try makeDirectories(directory) }
         let (fd, temporary) = try createTemporary(in: directory, for: path, mode: options.newFileMode)
@@ -55,17 +55,16 @@ public enum AtomicFile {
         }
         try FileOutput.writeAll(bytes, to: fd, path: path)
         // With delayed allocation, ENOSPC and EIO may surface only here: the rename must wait for this.
-        guard fsync(fd) == 0 else { throw FileWriteError(operation: "fsync", path: path) }
+        try check("fsync", path, SystemCall.nothing { fsync(fd) })
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw FileWriteError(operation: "fstat", path: path) }
-        guard rename(temporary, path) == 0 else { throw FileWriteError(operation: "rename", path: path) }
+        try check("fstat", path, SystemCall.nothing { fstat(fd, &st) })
+        try check("rename", path, SystemCall.nothing { rename(temporary, path) })
         renamed = true
-        if options.syncsDirectory {
-            let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if dfd >= 0 {
-                _ = fsync(dfd)
-                close(dfd)
-            }
+        if options.syncsDirectory, case .success(let directoryDescriptor) = SystemCall.value({
+            open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }) {
+            _ = SystemCall.nothing { fsync(directoryDescriptor) }
+            close(directoryDescriptor)
         }
         return st
     }
@@ -92,11 +91,13 @@ public enum AtomicFile {
             var name = Array(prefix.utf8)
             for _ in 0..<8 { name.append(letters[Int(generator.next(upperBound: UInt32(letters.count)))]) }
             let candidate = String(decoding: name, as: UTF8.self)
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            if fd >= 0 { return (fd, candidate) }
-            if errno != EEXIST { throw FileWriteError(operation: "open", path: path) }
+            switch SystemCall.value({ open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }) {
+            case .success(let fd): return (fd, candidate)
+            case .failure(.fileExists): continue
+            case .failure(let error): throw FileWriteError(operation: "open", path: path, systemError: error)
+            }
         }
-        throw FileWriteError(operation: "open", path: path, code: EEXIST)
+        throw FileWriteError(operation: "open", path: path, systemError: .fileExists)
     }
 
     /// Creates `path` and any missing parents with `mode`; an existing path is left as it is.
@@ -105,7 +106,15 @@ public enum AtomicFile {
         if stat(path, &st) == 0 { return }
         let parent = directoryName(path)
         if parent != path, parent != "/", parent != "." { try makeDirectories(parent, mode: mode) }
-        if mkdir(path, mode) != 0, errno != EEXIST { throw FileWriteError(operation: "mkdir", path: path) }
+        switch SystemCall.nothing({ mkdir(path, mode) }) {
+        case .success, .failure(.fileExists): return
+        case .failure(let error): throw FileWriteError(operation: "mkdir", path: path, systemError: error)
+        }
+    }
+
+    /// Throws the failure of the call `operation` for `path`, if it failed.
+    package static func check(_ operation: String, _ path: String, _ result: Result<Void, Errno>) throws(FileWriteError) {
+        if case .failure(let error) = result { throw FileWriteError(operation: operation, path: path, systemError: error) }
     }
 
     /// The directory part of `path` (`.` when it has none).
@@ -122,23 +131,32 @@ public enum AtomicFile {
     }
 }
 
-/// A file could not be written: the system call that failed, the file it was for, and the `errno` it gave.
+/// A file could not be written: the system call that failed, the file it was for, and the error it gave.
 public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The system call that failed (`open`, `write`, `fsync`, `rename`, `mkdir`, …).
     public let operation: String
     /// The file being written.
     public let path: String
-    /// The `errno` value (`ENOSPC`, `EACCES`, …).
-    public let code: Int32
+    /// The error the call gave (`ENOSPC`, `EACCES`, …).
+    public let systemError: Errno
 
-    public init(operation: String, path: String, code: Int32 = errno) {
+    /// The `errno` value of `systemError`.
+    public var code: Int32 { systemError.rawValue }
+
+    /// The failure of the call `operation` for `path`.
+    public init(operation: String, path: String, systemError: Errno) {
         self.operation = operation
         self.path = path
-        self.code = code
+        self.systemError = systemError
     }
 
-    /// The system's text for `code`, e.g. "No space left on device".
-    public var reason: String { String(cString: strerror(code)) }
+    /// An error from an `errno` number (by default, the calling thread's `errno` now).
+    public init(operation: String, path: String, code: Int32 = errno) {
+        self.init(operation: operation, path: path, systemError: Errno(code))
+    }
+
+    /// The system's text for the error, e.g. "No space left on device".
+    public var reason: String { systemError.description }
 
     public var description: String { "\(operation) failed for \(path): \(reason)" }
 }

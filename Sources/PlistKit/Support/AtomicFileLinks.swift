@@ -16,19 +16,27 @@ extension AtomicFile {
     /// - atomically into anything else.
     public static func writeFollowingLinks(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) {
         var st = stat()
-        let exists = stat(path, &st) == 0
-        if !exists, errno == ELOOP { throw FileWriteError(operation: "open", path: path) }
+        let status = SystemCall.nothing { stat(path, &st) }
+        if case .failure(.tooManySymbolicLinkLevels) = status {
+            throw FileWriteError(operation: "open", path: path, systemError: .tooManySymbolicLinkLevels)
+        }
+        let exists = (try? status.get()) != nil
         let kind = st.st_mode & S_IFMT
         var flags = O_WRONLY | O_CLOEXEC
         if exists, let appends = descriptorAppends(path) {
             if kind == S_IFREG { flags |= appends ? O_APPEND : O_TRUNC }
         } else if !exists || kind == S_IFREG || kind == S_IFDIR {
-            guard let target = followingLinks(path) else { throw FileWriteError(operation: "open", path: path, code: ELOOP) }
+            guard let target = followingLinks(path) else {
+                throw FileWriteError(operation: "open", path: path, systemError: .tooManySymbolicLinkLevels)
+            }
             try replace(target, with: bytes, options: options)
             return
         }
-        let fd = open(path, flags)
-        guard fd >= 0 else { throw FileWriteError(operation: "open", path: path) }
+        let fd: Int32
+        switch SystemCall.value({ open(path, flags) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw FileWriteError(operation: "open", path: path, systemError: error)
+        }
         defer { close(fd) }
         try FileOutput.writeAll(bytes, to: fd, path: path)
     }

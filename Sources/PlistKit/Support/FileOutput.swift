@@ -9,14 +9,13 @@ import Musl
 public enum FileOutput {
     /// Writes all of `bytes` to `fd`; `path` names the file in the error.
     public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(FileWriteError) {
+        guard let base = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {
-            let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileWriteError(operation: "write", path: path)
+            switch SystemCall.value({ write(fd, base + written, bytes.count - written) }) {
+            case .success(let count): written += count
+            case .failure(let error): throw FileWriteError(operation: "write", path: path, systemError: error)
             }
-            written += n
         }
     }
 

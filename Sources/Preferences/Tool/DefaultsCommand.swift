@@ -20,8 +20,8 @@ public struct DefaultsIO: Sendable {
     }
 }
 
-/// Apple's `defaults` command line over the Preferences store (reference §6.1): verbs, domains, value flags,
-/// messages and exit codes (0 success, 1 error, 255 usage with no arguments).
+/// Apple's `defaults` command line over the Preferences store, as its `defaults(1)` manual page and the tool itself
+/// give them: verbs, domains, value flags, messages and exit codes (0 success, 1 error, 255 usage with no arguments).
 public enum DefaultsCommand {
     public static let usage = """
         Command line interface to a user's defaults.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PlistKit
 
-/// Turns `defaults write` value arguments into property-list values (reference §6.1).
+/// Turns `defaults write` value arguments (the forms of Apple's `defaults(1)`) into property-list values.
 enum DefaultsValueParser {
     enum Failure: Error, Equatable {
         /// Print usage (bad flag or missing operand).

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Preferences
 
-/// The `defaults` verbs in-process. Expected messages and output come from reference §6.1 (Apple's tool); stored
+/// The `defaults` verbs in-process. Expected messages and output are Apple's tool's; stored
 /// values are checked by reading the file with Foundation.
 @Suite struct DefaultsCommandTests {
     final class Capture: @unchecked Sendable {
@@ -133,7 +133,7 @@ import TestSupport
         #expect(t.run("delete", "d") == (1, "", "Domain (d) not found.\nDefaults have not been changed.\n"))
     }
 
-    /// Every `<name>.plist` is a domain (reference §6.1: `domains` lists all domains but the global one; `find` and
+    /// Every `<name>.plist` is a domain (as in Apple's tool, `domains` lists all domains but the global one; `find` and
     /// `read` see them too), whatever dots its name has.
     @Test func domainsWithDotsInTheirNamesAreListed() throws {
         let t = Tool()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The `defaults read` text. Layout oracle: Foundation's `NSDictionary`/`NSArray` `description`, which uses Apple's
 /// layout (4-space indent, a nested container's own indentation after `key = `); compared on one-key dictionaries
-/// because corelibs does not sort keys. Scalar forms follow reference §6.1 and Apple's `description`.
+/// because corelibs does not sort keys. Scalar forms follow Apple's `defaults read` and `description`.
 @Suite struct DescriptionFormatterTests {
     static func sample(_ index: Int) -> NSDictionary {
         switch index {

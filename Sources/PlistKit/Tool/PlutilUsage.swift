@@ -1,6 +1,8 @@
-/// The `-help` text: Apple's, with this implementation's extra formats and extensions marked.
-func usage(_ name: String) -> String {
-    name + """
+extension PlutilCommand {
+    /// The `-help` text for the program called `name`: Apple's, with this implementation's extra formats and
+    /// extensions marked.
+    public static func usage(_ name: String) -> String {
+        name + """
 : [command_option] [other_options] file...
 The file '-' means stdin
 Command options are (-lint is the default):
@@ -68,4 +70,5 @@ There are some additional optional arguments that apply to the -convert, -insert
  --                            specifies that all further arguments are file names
 
 """
+}
 }

@@ -1,23 +1,25 @@
-import FoundationEssentials
+import Bookmarks
+import PlistKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Timing of create and resolve on a scratch tree (the `bookmark bench` subcommand).
-public enum BookmarkBenchmark {
-    public struct Figures: Sendable {
-        public var createMicroseconds: Double
-        public var createCPUMicroseconds: Double
-        public var resolveInPlaceMicroseconds: Double
-        public var resolveInPlaceCPUMicroseconds: Double
-        public var resolveAfterRenameMilliseconds: Double
-        public var renameDirectoryEntries: Int
-        public var resolveDeepMoveMilliseconds: Double
-        public var deepMoveEntriesSearched: Int
-        public var searchEntriesPerSecond: Double
-        public var searchEntriesPerCPUSecond: Double
+/// Timing of bookmark create and resolve on a scratch tree: `plistbench bookmark [DIR]`, which `bookmark bench` runs.
+enum BookmarkBench {
+    /// What one run measured.
+    struct Figures: Sendable {
+        var createMicroseconds: Double
+        var createCPUMicroseconds: Double
+        var resolveInPlaceMicroseconds: Double
+        var resolveInPlaceCPUMicroseconds: Double
+        var resolveAfterRenameMilliseconds: Double
+        var renameDirectoryEntries: Int
+        var resolveDeepMoveMilliseconds: Double
+        var deepMoveEntriesSearched: Int
+        var searchEntriesPerSecond: Double
+        var searchEntriesPerCPUSecond: Double
 
-        public var report: String {
+        var report: String {
             func f(_ v: Double) -> String { String((v * 100).rounded() / 100) }
             return """
             create:                         \(f(createMicroseconds)) µs wall, \(f(createCPUMicroseconds)) µs CPU
@@ -30,10 +32,10 @@ public enum BookmarkBenchmark {
     }
 
     /// Runs in `scratch` (a directory the caller owns; it is emptied of what the benchmark creates).
-    public static func run(scratch: String, files: Int = 10_000, treeEntries: Int = 100_000, repetitions: Int = 5000) throws(BookmarkError) -> Figures {
+    static func run(scratch: String, files: Int = 10_000, treeEntries: Int = 100_000, repetitions: Int = 5000) throws(BookmarkError) -> Figures {
         func mk(_ p: String) { _ = mkdir(p, 0o755) }
         func touch(_ p: String) { let fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644); if fd >= 0 { close(fd) } }
-        func now() -> UInt64 { Sys.monotonicNanoseconds() }
+        func now() -> UInt64 { nowNs() }
         // CPU time of this process: the machine may be shared, and wall time then includes waiting for a core.
         func cpu() -> UInt64 {
             var ts = timespec()
@@ -104,6 +106,22 @@ public enum BookmarkBenchmark {
                        resolveAfterRenameMilliseconds: afterRename, renameDirectoryEntries: files,
                        resolveDeepMoveMilliseconds: deepMs, deepMoveEntriesSearched: searched, searchEntriesPerSecond: rate,
                        searchEntriesPerCPUSecond: cpuRate)
+    }
+
+    /// `plistbench bookmark [DIR]`: runs in DIR (default /tmp) and prints the report; messages as `bookmark bench`
+    /// gave them.
+    static func main(_ arguments: [String]) -> Int32 {
+        do {
+            let report = try run(scratch: arguments.first ?? "/tmp").report + "\n"
+            do { try FileOutput.standardOutput(report) } catch {
+                CommandIO.standard.writeError("bookmark: cannot write to standard output: \(error.reason)\n")
+                return 1
+            }
+            return 0
+        } catch {
+            CommandIO.standard.writeError("bookmark: \(error)\n")
+            return 1
+        }
     }
 
     /// Removes a tree this benchmark made (no symlinks inside, so a plain walk is safe).

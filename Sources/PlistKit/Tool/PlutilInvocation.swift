@@ -1,7 +1,6 @@
-import PlistKit
 
 /// What an output is written as: a property-list format, source literals, `raw` text or the value's type name.
-enum OutputFormat: Equatable {
+enum PlutilOutputFormat: Equatable {
     case plist(PlistFormat)
     case swift
     case objc(header: Bool)
@@ -15,34 +14,34 @@ enum OutputFormat: Equatable {
         if argument == "swift" { self = .swift; return }
         if argument == "objc" { self = .objc(header: false); return }
         guard let format = PlistFormat(plutilName: argument) else {
-            throw ArgumentError("Unknown format specifier: \(argument)")
+            throw PlutilArgumentError("Unknown format specifier: \(argument)")
         }
         self = .plist(format)
     }
 }
 
 /// The verb and its own arguments.
-enum Verb {
+enum PlutilVerb {
     case help
     case lint
     case print
-    case convert(OutputFormat)
+    case convert(PlutilOutputFormat)
     case insert(KeyPath, PlistValue, append: Bool)
     case replace(KeyPath, PlistValue)
     case remove(KeyPath)
-    case extract(KeyPath, OutputFormat, expect: PlutilExpectType?)
-    case create(OutputFormat)
+    case extract(KeyPath, PlutilOutputFormat, expect: PlutilExpectType?)
+    case create(PlutilOutputFormat)
 }
 
 /// A bad command line: the message is printed as is and the tool exits 1.
-struct ArgumentError: Error {
+struct PlutilArgumentError: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }
 
 /// A parsed command line.
-struct Invocation {
-    var verb: Verb
+struct PlutilInvocation {
+    var verb: PlutilVerb
     var paths: [String] = []
     var readable = false
     /// Extension: `-lossy` lets OpenStep and `.strings` output hold numbers, Booleans and dates as strings.
@@ -56,7 +55,7 @@ struct Invocation {
     /// options and files in any order; `--` makes every later argument a file.
     init(_ arguments: [String]) throws {
         var args = arguments[...]
-        guard let first = args.popFirst() else { throw ArgumentError("No files specified.") }
+        guard let first = args.popFirst() else { throw PlutilArgumentError("No files specified.") }
         switch first {
         case "-help":
             verb = .help
@@ -64,23 +63,23 @@ struct Invocation {
         case "-lint": verb = .lint
         case "-p": verb = .print
         case "-convert":
-            guard let name = args.popFirst() else { throw ArgumentError("Missing format specifier for command.") }
-            var format = try OutputFormat(argument: name)
-            if format == .raw { throw ArgumentError("Unknown format specifier: \(name)") }
+            guard let name = args.popFirst() else { throw PlutilArgumentError("Missing format specifier for command.") }
+            var format = try PlutilOutputFormat(argument: name)
+            if format == .raw { throw PlutilArgumentError("Unknown format specifier: \(name)") }
             if args.first == "-header" {
                 guard format == .objc(header: false) else {
-                    throw ArgumentError("-header is only valid for objc literal conversions.")
+                    throw PlutilArgumentError("-header is only valid for objc literal conversions.")
                 }
                 args.removeFirst()
                 format = .objc(header: true)
             }
             verb = .convert(format)
         case "-insert", "-replace":
-            let missing = ArgumentError("'Insert' and 'Replace' require a key path, a type, and a value.")
+            let missing = PlutilArgumentError("'Insert' and 'Replace' require a key path, a type, and a value.")
             guard let path = args.popFirst(), let typeArgument = args.popFirst() else { throw missing }
             guard typeArgument.hasPrefix("-"), let type = PlutilValueType(rawValue: String(typeArgument.dropFirst()))
             else {
-                throw ArgumentError("Unknown insert or replace type \(typeArgument)")
+                throw PlutilArgumentError("Unknown insert or replace type \(typeArgument)")
             }
             var text = ""
             if type.takesValue {
@@ -92,9 +91,9 @@ struct Invocation {
                 value = try PlutilValueParser.parse(text, as: type)
             } catch let error as PlistError {
                 switch type {
-                case .xml: throw ArgumentError("Unable to parse xml property list: \(error)")
-                case .json: throw ArgumentError("Unable to parse JSON: \(error)")
-                default: throw ArgumentError(error.message)
+                case .xml: throw PlutilArgumentError("Unable to parse xml property list: \(error)")
+                case .json: throw PlutilArgumentError("Unable to parse JSON: \(error)")
+                default: throw PlutilArgumentError(error.message)
                 }
             }
             var append = false
@@ -109,30 +108,30 @@ struct Invocation {
                 verb = .replace(KeyPath(path), value)
             }
         case "-remove":
-            guard let path = args.popFirst() else { throw ArgumentError("'Remove' requires a key path.") }
+            guard let path = args.popFirst() else { throw PlutilArgumentError("'Remove' requires a key path.") }
             verb = .remove(KeyPath(path))
         case "-extract", "-type":
             let isType = first == "-type"
-            let missing = ArgumentError("'Extract' requires a key path and a plist format.")
+            let missing = PlutilArgumentError("'Extract' requires a key path and a plist format.")
             guard let path = args.popFirst() else { throw missing }
-            var format = OutputFormat.type
+            var format = PlutilOutputFormat.type
             if !isType {
                 guard let name = args.popFirst() else { throw missing }
-                format = try OutputFormat(argument: name)
+                format = try PlutilOutputFormat(argument: name)
             }
             var expect: PlutilExpectType?
             if args.first == "-expect" {
                 args.removeFirst()
-                guard let name = args.popFirst() else { throw ArgumentError("-expect requires a type argument.") }
+                guard let name = args.popFirst() else { throw PlutilArgumentError("-expect requires a type argument.") }
                 guard let type = PlutilExpectType(rawValue: name) else {
-                    throw ArgumentError("-expect type [\(name)] not valid.")
+                    throw PlutilArgumentError("-expect type [\(name)] not valid.")
                 }
                 expect = type
             }
             verb = .extract(KeyPath(path), format, expect: expect)
         case "-create":
-            guard let name = args.popFirst() else { throw ArgumentError("'Create' requires a plist format.") }
-            verb = .create(name == "NoConversion" ? .plist(.xml) : try OutputFormat(argument: name))
+            guard let name = args.popFirst() else { throw PlutilArgumentError("'Create' requires a plist format.") }
+            verb = .create(name == "NoConversion" ? .plist(.xml) : try PlutilOutputFormat(argument: name))
         default:
             verb = .lint
             args = arguments[...]
@@ -152,16 +151,16 @@ struct Invocation {
             case "-r": readable = true
             case "-lossy": lossy = true
             case "-o":
-                guard let next = args.popFirst() else { throw ArgumentError("Missing argument for -o.") }
+                guard let next = args.popFirst() else { throw PlutilArgumentError("Missing argument for -o.") }
                 outputPath = next
             case "-e":
-                guard let next = args.popFirst() else { throw ArgumentError("Missing argument for -e.") }
+                guard let next = args.popFirst() else { throw PlutilArgumentError("Missing argument for -e.") }
                 outputExtension = next
             default:
-                if arg.hasPrefix("-") && arg != "-" { throw ArgumentError("unrecognized option: \(arg)") }
+                if arg.hasPrefix("-") && arg != "-" { throw PlutilArgumentError("unrecognized option: \(arg)") }
                 paths.append(arg)
             }
         }
-        guard !paths.isEmpty else { throw ArgumentError("No files specified.") }
+        guard !paths.isEmpty else { throw PlutilArgumentError("No files specified.") }
     }
 }

@@ -1,4 +1,32 @@
-import PlistKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Apple's `plutil` command line over PlistKit: the arguments are parsed (`PlutilInvocation`), each file is read,
+/// given to one library call and written or printed, with Apple's messages and exit statuses. The `plutil`
+/// executable only passes its arguments and the process's standard streams.
+public enum PlutilCommand {
+    /// Runs one command line (without the program name, which `programName` gives for `-help`) and returns the exit
+    /// status: 0 when every file succeeded, 1 otherwise or for a bad command line.
+    public static func run(_ arguments: [String], programName: String = "plutil", io: CommandIO = .standard) -> Int32 {
+        do {
+            let invocation = try PlutilInvocation(arguments)
+            if case .help = invocation.verb {
+                try? io.writeOutput(usage(programName))
+                return 0
+            }
+            return try PlutilRunner(invocation: invocation, io: io).run()
+        } catch let error as PlutilArgumentError {
+            io.writeError(error.message + "\n")
+            return 1
+        } catch {
+            io.writeError("\(error)\n")
+            return 1
+        }
+    }
+}
 
 /// A per-file failure: printed as `file: text` on stderr; the tool goes on with the next file and exits 1.
 struct FileFailure: Error {
@@ -7,8 +35,9 @@ struct FileFailure: Error {
 }
 
 /// Runs a parsed invocation over its files. Every verb is: read, one library call, write or print.
-struct Runner {
-    let invocation: Invocation
+struct PlutilRunner {
+    let invocation: PlutilInvocation
+    let io: CommandIO
 
     /// Runs every file; returns the exit status (0 when every file succeeded).
     func run() throws -> Int32 {
@@ -20,10 +49,10 @@ struct Runner {
                 try runOne(path)
             } catch let failure as FileFailure {
                 failed = true
-                FileIO.printError("\(shown): \(failure.text)")
+                printError("\(shown): \(failure.text)")
             } catch {
                 failed = true
-                FileIO.printError("\(shown): \(error)")
+                printError("\(shown): \(error)")
             }
         }
         return failed ? 1 : 0
@@ -34,10 +63,10 @@ struct Runner {
         switch invocation.verb {
         case .lint, .print:
             let name = { if case .lint = invocation.verb { return "-lint" } else { return "-p" } }()
-            if invocation.outputPath != nil { throw ArgumentError("-o is not used with \(name).") }
-            if invocation.outputExtension != nil { throw ArgumentError("-e is not used with \(name).") }
+            if invocation.outputPath != nil { throw PlutilArgumentError("-o is not used with \(name).") }
+            if invocation.outputExtension != nil { throw PlutilArgumentError("-e is not used with \(name).") }
             if case .print = invocation.verb, invocation.silent {
-                FileIO.printError("-s doesn't make a lot of sense with -p.")
+                printError("-s doesn't make a lot of sense with -p.")
             }
         default:
             break
@@ -90,8 +119,8 @@ struct Runner {
     private func read(_ path: String) throws -> (value: PlistValue, format: PlistFormat) {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path, limit: PlistReadOptions().maxInputSize)
-        } catch let error as IOFailure {
+            bytes = try PlutilFiles(io: io).read(path, limit: PlistReadOptions().maxInputSize)
+        } catch {
             throw FileFailure("(\(error.message))")
         }
         do {
@@ -111,7 +140,7 @@ struct Runner {
 
     /// Renders `value` and sends it to stdout or a file: `-o` wins; raw and type output, and input read from
     /// stdin, go to stdout; otherwise the input file is rewritten (with its extension replaced by `-e`).
-    private func emit(_ value: PlistValue, as format: OutputFormat, for inputPath: String, creating: Bool = false) throws {
+    private func emit(_ value: PlistValue, as format: PlutilOutputFormat, for inputPath: String, creating: Bool = false) throws {
         let isText = format == .raw || format == .type
         let toStandardOutput: Bool
         if let output = invocation.outputPath {
@@ -149,30 +178,40 @@ struct Runner {
         case .type:
             bytes = Array(value.typeName.utf8)
         }
+        let files = PlutilFiles(io: io)
         do {
             if toStandardOutput {
-                try FileIO.writeStandardOutput(isText && invocation.terminatingNewline ? bytes + [0x0A] : bytes)
+                try files.writeStandardOutput(isText && invocation.terminatingNewline ? bytes + [0x0A] : bytes)
             } else {
                 let destination = invocation.outputPath ?? destinationPath(for: inputPath, format: format)
-                try FileIO.write(bytes, to: destination)
+                try files.write(bytes, to: destination)
                 if format == .objc(header: true) {
                     let header = try PlistLiteral.objcHeader(value, sourceName: inputPath)
-                    try FileIO.write(Array(header.utf8), to: withExtension(destination, "h"))
+                    try files.write(Array(header.utf8), to: withExtension(destination, "h"))
                 }
             }
-        } catch let error as IOFailure {
+        } catch let error as PlutilFiles.Failure {
             throw FileFailure("(\(error.message))")
         }
     }
 
     /// Prints `text`; a write that fails is this file's failure (Apple's tool traps on it).
     private func standardOutput(_ text: String) throws {
-        do { try FileIO.printOut(text) } catch let error as IOFailure { throw FileFailure("(\(error.message))") }
+        do {
+            try PlutilFiles(io: io).writeStandardOutput(Array(text.utf8))
+        } catch {
+            throw FileFailure("(\(error.message))")
+        }
+    }
+
+    /// Writes a line to stderr.
+    private func printError(_ line: String) {
+        io.writeError(line + "\n")
     }
 
     /// Where output for `inputPath` goes without `-o`: the input itself, with the `-e` extension if given; source
     /// literals always get `.swift` / `.m` so the input is never overwritten with code.
-    private func destinationPath(for inputPath: String, format: OutputFormat) -> String {
+    private func destinationPath(for inputPath: String, format: PlutilOutputFormat) -> String {
         var path = inputPath
         if let ext = invocation.outputExtension { path = withExtension(path, ext) }
         switch format {
