@@ -212,6 +212,43 @@ final class XMLEventSource {
         return tagStart(start - 1)..<max(cursor.offset, start)
     }
 
+    /// The source range of the start tag the parser is reading (libxml2 calls back before its `>`): exact only for
+    /// a sink that asks.
+    @inline(__always)
+    private func openingRange(_ offset: Int) -> Range<Int> {
+        guard sink.wantsExactRanges else { return Range(uncheckedBounds: (offset, offset)) }
+        let start = tagStart(offset)
+        return start..<tagEnd(from: start)
+    }
+
+    /// Just past the `>` that ends the tag starting at `start` (a `>` inside a quoted attribute value does not).
+    private func tagEnd(from start: Int) -> Int {
+        guard !cursor.isTranscoding else { return cursor.offset }
+        var quote: UInt8 = 0
+        var i = start
+        while i < input.count {
+            let c = input[i]
+            if quote != 0 {
+                if c == quote { quote = 0 }
+            } else if c == 0x22 || c == 0x27 {
+                quote = c
+            } else if c == 0x3E {
+                return i + 1
+            }
+            i += 1
+        }
+        return input.count
+    }
+
+    /// The source range of the end tag the parser has just read (of the whole element when it was written empty,
+    /// as `<array/>`): exact only for a sink that asks.
+    @inline(__always)
+    private func closingRange() -> Range<Int> {
+        let end = cursor.offset
+        guard sink.wantsExactRanges else { return Range(uncheckedBounds: (end, end)) }
+        return tagStart(end - 1)..<end
+    }
+
     // MARK: Events
 
     @inline(__always)
@@ -263,9 +300,9 @@ final class XMLEventSource {
                 // it; it counts towards the depth like the containers it could otherwise be used to stack.
                 if !frames.isEmpty { try sink.enterWrapper(offset) }
             case .array:
-                try sink.beginArray(range(from: offset))
+                try sink.beginArray(openingRange(offset))
             case .dict:
-                try sink.beginDictionary(range(from: offset))
+                try sink.beginDictionary(openingRange(offset))
             default:
                 scalar = t
                 textCount = 0
@@ -302,14 +339,14 @@ final class XMLEventSource {
                 // It stands for the object it held, in its parent (or as the document's value).
             case .array:
                 frames.removeLast()
-                try sink.endArray(range(from: frame.offset))
+                try sink.endArray(closingRange())
             default:
                 if frame.pendingKey != nil {
                     fail(.syntax, "value missing for key inside <dict>")  // the key path names the key
                     return
                 }
                 frames.removeLast()
-                try sink.endDictionary(range(from: frame.offset))
+                try sink.endDictionary(closingRange())
             }
         } catch let e as PlistError {
             return fail(e)

@@ -280,6 +280,19 @@ import TestSupport
         let utf16 = [0xFF, 0xFE] + [UInt8](xml.data(using: .utf16LittleEndian)!)
         #expect(try scalarTexts(utf16) { String(data: Data($0), encoding: .utf16LittleEndian) ?? "?" } == expectedXML)
 
+        // Containers: the opening and the closing token.
+        let containers = try Self.recordWithRanges(Array(xml.utf8)).compactMap { event, range -> String? in
+            switch event {
+            case .beginArray, .endArray, .beginDictionary, .endDictionary:
+                return String(decoding: Array(xml.utf8)[range], as: UTF8.self)
+            default: return nil
+            }
+        }
+        #expect(containers == ["<dict>", "<array>", "</array>", "</dict>"])
+        let empty = "<plist><array><dict/></array></plist>"
+        let emptyRanges = try Self.recordWithRanges(Array(empty.utf8)).map { String(decoding: Array(empty.utf8)[$0.range], as: UTF8.self) }
+        #expect(emptyRanges == ["<array>", "<dict/>", "<dict/>", "</array>"])
+
         let openStep = "{ k = \"a\\\"b\"; l = (x, <00ff>, y_z); }"
         #expect(try scalarTexts(Array(openStep.utf8)) { String(decoding: $0, as: UTF8.self) }
                 == ["k", "\"a\\\"b\"", "l", "x", "<00ff>", "y_z"])
