@@ -28,3 +28,22 @@ public struct KeyedArchiveOptions: Sendable, Hashable {
 
     public init() {}
 }
+
+/// Choices for `KeyedArchiver`.
+public struct KeyedArchiverOptions: Sendable, Hashable {
+    /// Which values share one `$objects` entry.
+    public enum Uniquing: Sendable, Hashable {
+        /// As Foundation on Linux: values it finds equal share the first one's entry, so `1`, `1.0` and `true` become
+        /// one number and `-0.0` becomes `0.0` (its object map is keyed by `AnyHashable`). Needed for Foundation's
+        /// bytes; the default.
+        case foundation
+        /// Only identical values share (same type, same bits, same scalars), so decoding gives back exactly the value
+        /// archived.
+        case exact
+    }
+
+    /// Default `.foundation`.
+    public var uniquing: Uniquing = .foundation
+
+    public init(uniquing: Uniquing = .foundation) { self.uniquing = uniquing }
+}

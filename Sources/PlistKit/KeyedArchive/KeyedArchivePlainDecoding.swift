@@ -307,13 +307,15 @@ struct PlainArchiveDecoder {
             guard case .array = objects else {
                 throw fail(i, name, "NS.objects is \(objects.typeNameWithArticle), not an array", field: "NS.objects")
             }
-            return try field(objects, i, "NS.objects")
+            // Errors inside name the element's index, the path in the plain value.
+            return try resolve(objects, uid: i)
         }
         var out: [PlistValue] = []
         var total = 1
         var j = 0
         while let e = fields["NS.object.\(j)"] {
-            let (x, c) = try field(e, i, "NS.object.\(j)")
+            let (x, c): (PlistValue, Int)
+            do { (x, c) = try resolve(e, uid: i) } catch let err as PlistError { throw err.inside(String(j)) }
             total = try checked(total + c, i)
             out.append(x)
             j += 1

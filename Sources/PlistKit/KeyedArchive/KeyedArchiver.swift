@@ -15,15 +15,16 @@ import FoundationEssentials
 public enum KeyedArchiver {
     /// An archive of `value` as the root object (`$top.root`), as a property list (write it with `PropertyList`).
     /// - Throws: `PlistError.unrepresentable` for a UID, which has no Foundation object.
-    public static func archive(_ value: PlistValue) throws -> PlistValue {
-        var builder = ArchiveBuilder()
+    public static func archive(_ value: PlistValue, options: KeyedArchiverOptions = KeyedArchiverOptions()) throws -> PlistValue {
+        var builder = ArchiveBuilder(exact: options.uniquing == .exact)
         let root = try builder.encodeRoot(value)
         return builder.finish(top: [("root", root)])
     }
 
     /// `archive(_:)` written as an `.xml` or `.binary` property list.
-    public static func archivedData(_ value: PlistValue, format: PlistFormat = .binary) throws -> [UInt8] {
-        try serialize(archive(value), format: format)
+    public static func archivedData(_ value: PlistValue, format: PlistFormat = .binary,
+                                    options: KeyedArchiverOptions = KeyedArchiverOptions()) throws -> [UInt8] {
+        try serialize(archive(value, options: options), format: format)
     }
 
     /// Writes an archive's property list; only XML and binary have UIDs.
@@ -48,6 +49,9 @@ enum ArchiveIdentity: Hashable {
     case array([Int32])
     /// Pairs of (key identity, value identity), sorted: dictionary equality ignores order.
     case dictionary([Int32])
+    /// `KeyedArchiverOptions.Uniquing.exact`: a Boolean, and a real by its bits.
+    case bool(Bool)
+    case realBits(UInt64)
 
     /// The identity of a number: Booleans are 0 and 1, integers that a `Double` holds exactly compare as that
     /// `Double`, and −0.0 is 0.0 (one NaN for all).
@@ -70,6 +74,8 @@ enum ArchiveIdentity: Hashable {
 
 /// One archive being built: `$objects`, the identity of each entry, and the class descriptions made so far.
 struct ArchiveBuilder {
+    /// `KeyedArchiverOptions.Uniquing.exact`.
+    let exact: Bool
     private(set) var objects: [PlistValue] = [.string("$null")]
     private var interned: [ArchiveIdentity: Int32] = [:]
     /// Per pre-order position of the value being archived: its identity and how many positions its subtree spans.
@@ -78,6 +84,23 @@ struct ArchiveBuilder {
     private var cursor = 0
     private var uidOfIdentity: [Int32: UInt64] = [:]
     private var classUIDs: [String: UInt64] = [:]
+
+    init(exact: Bool = false) { self.exact = exact }
+
+    /// The identity of a scalar under the uniquing rule.
+    private func scalarIdentity(_ value: PlistValue) -> ArchiveIdentity? {
+        switch value {
+        case .string(let s): return .string(ExactKey(s))
+        case .integer(let i): return exact ? .integer(i) : .ofInteger(i)
+        case .real(let r): return exact ? .realBits(r.value.bitPattern) : .number(r.value)
+        case .bool(let b): return exact ? .bool(b) : .number(b ? 1 : 0)
+        case .date(let d):
+            let t = d.secondsSinceReferenceDate
+            return .date(exact || t != 0 ? t.bitPattern : 0)
+        case .data(let d): return .data(d)
+        default: return nil
+        }
+    }
 
     /// Archives `value` and returns its UID.
     mutating func encodeRoot(_ value: PlistValue) throws -> UID {
@@ -116,12 +139,8 @@ struct ArchiveBuilder {
         spans.append(1)
         let id: Int32
         switch value {
-        case .string(let s): id = intern(.string(ExactKey(s)))
-        case .integer(let i): id = intern(.ofInteger(i))
-        case .real(let r): id = intern(.number(r.value))
-        case .bool(let b): id = intern(.number(b ? 1 : 0))
-        case .date(let d): id = intern(.date(d.secondsSinceReferenceDate == 0 ? 0 : d.secondsSinceReferenceDate.bitPattern))
-        case .data(let d): id = intern(.data(d))
+        case .string, .integer, .real, .bool, .date, .data:
+            id = intern(scalarIdentity(value) ?? .integer(0))
         case .array(let a):
             var children: [Int32] = []
             children.reserveCapacity(a.count)
@@ -205,15 +224,8 @@ struct ArchiveBuilder {
 
     /// The UID of a plain scalar entry, shared with equal ones (Foundation's uniquing).
     mutating func scalarUID(_ value: PlistValue) -> UInt64 {
-        let key: ArchiveIdentity
-        switch value {
-        case .string(let s): key = .string(ExactKey(s))
-        case .integer(let i): key = .ofInteger(i)
-        case .real(let r): key = .number(r.value)
-        case .bool(let b): key = .number(b ? 1 : 0)
-        case .data(let d): key = .data(d)
-        default: return appendEntry(value)
-        }
+        if case .date = value { return appendEntry(value) }
+        guard let key = scalarIdentity(value) else { return appendEntry(value) }
         let id = intern(key)
         if let u = uidOfIdentity[id] { return u }
         let u = appendEntry(value)
