@@ -82,6 +82,9 @@ struct RandomArchiveValue {
     /// Allow dictionaries of two or more entries (Foundation writes those in hash order).
     var multiEntryDictionaries: Bool
     var maxDepth = 4
+    /// Leave out strings that start with `$`: nska's reader (ccl_bplist) takes a string "$class" for a class
+    /// reference and fails.
+    var noDollarStrings = false
 
     init(seed: UInt64, multiEntryDictionaries: Bool) {
         rng = SeededGenerator(seed: seed)
@@ -93,7 +96,9 @@ struct RandomArchiveValue {
 
     mutating func string() -> String {
         switch rng.below(4) {
-        case 0: return Self.words[rng.below(Self.words.count)]
+        case 0:
+            let w = Self.words[rng.below(Self.words.count)]
+            return noDollarStrings && w.hasPrefix("$") ? "dollar" : w
         case 1: return String(rng.below(1000))
         default:
             let n = rng.below(12)
