@@ -97,7 +97,8 @@ import TestSupport
             "MyDate": .date(PlistDate(secondsSinceReferenceDate: 729452449)), "MyDictionary": [:], "MyFloat": 2.7,
             "MyInteger": 98, "MyString": "Some string",
         ])
-        #expect(archive.classChain(of: UID(2)).last == "NSString")
+        // $classname, then the rest of $classes, then the $classhints not already named.
+        #expect(archive.classChain(of: UID(2)) == ["OC_BuiltinPythonUnicode", "OC_PythonUnicode", "NSString", "NSObject", "OC_PythonString"])
     }
 
     // MARK: Key escaping
