@@ -9,6 +9,7 @@ import Glibc
 //   plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]   (PlistKit only, for a profiler)
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
 //   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
+//   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -17,6 +18,7 @@ let usage = """
            plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]
            plistbench preferences [--seconds S]
            plistbench bookmark [DIR]
+           plistbench keyed-archive [--records N] [--rounds R] [write FILE | unarchive FILE]
 
     """
 if args.first == "compare" {
@@ -26,6 +28,8 @@ if args.first == "compare" {
     exit(0)
 } else if args.first == "codable-profile" {
     exit(runCodableProfile(Array(args.dropFirst())))
+} else if args.first == "keyed-archive" {
+    exit(KeyedArchiveBench.run(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
 } else if args.first == "bookmark" {
