@@ -1,4 +1,5 @@
-/// The validated header and 32-byte trailer of a `bplist00` document (reference §2.2 item 5, §2.4, §4).
+/// The validated header and 32-byte trailer of a `bplist00` document (the layout of CoreFoundation's
+/// `CFBinaryPList.c`: `CFBinaryPlistTrailer` and the checks of `__CFBinaryPlistGetTopLevelInfo`).
 ///
 /// Construction checks everything that can be checked without touching objects, so the object reader can trust
 /// that the offset table lies inside the file and that every field fits its width.

@@ -58,3 +58,16 @@ enum PlistValueEvents<Sink: PlistEventSink, Order: KeyOrdering> {
         }
     }
 }
+
+extension PlistEventSink {
+    /// Receives `value`'s events, dictionaries in `Order` when `sorted` and as inserted otherwise: how a writer is
+    /// driven from a tree, with its `sortKeys` option.
+    @inline(__always)
+    mutating func receive<Order: KeyOrdering>(_ value: PlistValue, sortedBy order: Order.Type, if sorted: Bool) throws {
+        if sorted {
+            try PlistValueEvents<Self, Order>.send(value, to: &self)
+        } else {
+            try PlistValueEvents<Self, InsertionKeyOrder>.send(value, to: &self)
+        }
+    }
+}

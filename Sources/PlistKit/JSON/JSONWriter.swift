@@ -20,11 +20,7 @@ enum JSONWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
         var sink = JSONWriterSink(pretty: options.prettyPrinted, maxDepth: options.maxDepth)
         do {
-            if options.sortKeys {
-                try PlistValueEvents<JSONWriterSink, JSONKeyOrder>.send(value, to: &sink)
-            } else {
-                try PlistValueEvents<JSONWriterSink, InsertionKeyOrder>.send(value, to: &sink)
-            }
+            try sink.receive(value, sortedBy: JSONKeyOrder.self, if: options.sortKeys)
         } catch {
             sink.out.discard()
             throw error

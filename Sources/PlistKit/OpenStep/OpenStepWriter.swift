@@ -27,11 +27,7 @@ enum OpenStepWriter {
                     gnustep: gnustep, options: options,
                     out: storage.baseAddress.map { OpenStepTextOutput(external: $0, capacity: bound) } ?? OpenStepTextOutput())
                 do {
-                    if options.sortKeys {
-                        try PlistValueEvents<OpenStepWriterSink, UTF16KeyOrder>.send(value, to: &sink)
-                    } else {
-                        try PlistValueEvents<OpenStepWriterSink, InsertionKeyOrder>.send(value, to: &sink)
-                    }
+                    try sink.receive(value, sortedBy: UTF16KeyOrder.self, if: options.sortKeys)
                     sink.finishDocument()
                 } catch {
                     sink.out.discard()

@@ -6,11 +6,7 @@ enum StringsWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
         var sink = StringsWriterSink(lossy: options.lossy)
         defer { sink.out.discard() }
-        if options.sortKeys {
-            try PlistValueEvents<StringsWriterSink, UTF16KeyOrder>.send(value, to: &sink)
-        } else {
-            try PlistValueEvents<StringsWriterSink, InsertionKeyOrder>.send(value, to: &sink)
-        }
+        try sink.receive(value, sortedBy: UTF16KeyOrder.self, if: options.sortKeys)
         return [UInt8](UnsafeBufferPointer(start: sink.out.base, count: sink.out.count))
     }
 }

@@ -82,7 +82,17 @@ public enum PlistLiteral {
     }
 
     private static func swiftString(_ s: String) -> String {
-        var out = "\""
+        quoted(s, open: "\"") { scalar in
+            if scalar == "\0" { return "\\0" }
+            guard scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 else { return nil }
+            return "\\u{" + String(scalar.value, radix: 16) + "}"
+        }
+    }
+
+    /// `s` in double quotes after `open`, with the escapes Swift and C share (`\\ \" \n \r \t`) and the
+    /// language's own for the other scalars `escape` names (nil: the scalar as it is).
+    private static func quoted(_ s: String, open: String, escape: (Unicode.Scalar) -> String?) -> String {
+        var out = open
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\\": out += "\\\\"
@@ -90,13 +100,8 @@ public enum PlistLiteral {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\0": out += "\\0"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""
@@ -158,25 +163,12 @@ public enum PlistLiteral {
     }
 
     private static func objcString(_ s: String) -> String {
-        var out = "@\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    // Three-digit octal: unlike \x, it cannot swallow a following hex digit.
-                    let o = String(scalar.value, radix: 8)
-                    out += "\\" + String(repeating: "0", count: 3 - o.count) + o
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        quoted(s, open: "@\"") { scalar in
+            guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
+            // Three-digit octal: unlike \x, it cannot swallow a following hex digit.
+            let o = String(scalar.value, radix: 8)
+            return "\\" + String(repeating: "0", count: 3 - o.count) + o
         }
-        return out + "\""
     }
 
     // MARK: Names

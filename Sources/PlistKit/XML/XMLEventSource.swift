@@ -36,7 +36,8 @@ final class XMLEventSource {
 
     /// `fail` for an error a sink threw: its offset is the position of the event, its key path relative to the
     /// container the reader is in.
-    func fail(_ e: PlistError) {
+    func fail(sinkError error: any Error) {
+        guard let e = error as? PlistError else { return fail(.invalidValue, "\(error)") }
         fail(e.kind, e.message, offset: e.offset, relativePath: e.keyPath)
     }
 
@@ -309,10 +310,8 @@ final class XMLEventSource {
                 scalarOffset = offset
                 return
             }
-        } catch let e as PlistError {
-            return fail(e)
         } catch {
-            return fail(.invalidValue, "\(error)")
+            return fail(sinkError: error)
         }
         frames.append(Frame(tag: t, values: 0, pendingKey: nil, offset: offset))
     }
@@ -348,10 +347,8 @@ final class XMLEventSource {
                 frames.removeLast()
                 try sink.endDictionary(closingRange())
             }
-        } catch let e as PlistError {
-            return fail(e)
         } catch {
-            return fail(.invalidValue, "\(error)")
+            return fail(sinkError: error)
         }
         valueEnded()
     }
@@ -431,10 +428,8 @@ final class XMLEventSource {
                 return
             }
             try sink.value(value, range(from: scalarOffset))
-        } catch let e as PlistError {
-            return fail(e)
         } catch {
-            return fail(.invalidValue, "\(error)")
+            return fail(sinkError: error)
         }
         valueEnded()
     }

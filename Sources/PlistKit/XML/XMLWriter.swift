@@ -12,11 +12,7 @@ enum XMLWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
         var sink = XMLWriterSink(maxDepth: options.maxDepth)
         do {
-            if options.sortKeys {
-                try PlistValueEvents<XMLWriterSink, UTF16KeyOrder>.send(value, to: &sink)
-            } else {
-                try PlistValueEvents<XMLWriterSink, InsertionKeyOrder>.send(value, to: &sink)
-            }
+            try sink.receive(value, sortedBy: UTF16KeyOrder.self, if: options.sortKeys)
         } catch {
             sink.out.discard()
             throw error

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import PlistKit
 
-/// One test per reader rule, on files assembled by hand (`BinaryFixture`) from the layout in the reference (§2.2,
-/// §2.4, §4). Expected values are the spec's meaning of the bytes.
+/// One test per reader rule, on files assembled by hand (`BinaryFixture`) from the layout CoreFoundation's
+/// `CFBinaryPList.c` reads (header, objects, offset table, trailer). Expected values are the spec's meaning of the bytes.
 @Suite struct BinaryReaderTests {
     typealias F = BinaryFixture
 

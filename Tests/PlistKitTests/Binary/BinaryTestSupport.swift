@@ -2,7 +2,7 @@ import Foundation
 @testable import PlistKit
 import TestSupport
 
-/// Assembles a `bplist` file from hand-encoded objects, following the layout in the reference (§2.2: header,
+/// Assembles a `bplist` file from hand-encoded objects, following the layout of CoreFoundation's `CFBinaryPList.c` (header,
 /// objects, offset table, 32-byte trailer). It does not use `BinaryWriter`, so reader tests do not depend on it,
 /// and every trailer field can be overridden to build broken files.
 struct BinaryFixture {
@@ -49,7 +49,7 @@ struct BinaryFixture {
         (0..<size).map { UInt8(truncatingIfNeeded: v >> UInt64(8 * (size - 1 - $0))) }
     }
 
-    // Object encodings (reference §2.2 items 6–12).
+    // Object encodings (the markers of `CFBinaryPList.c`).
     static func int(_ v: UInt8) -> [UInt8] { [0x10, v] }
     static func ascii(_ s: String) -> [UInt8] { sized(0x50, s.utf8.count) + Array(s.utf8) }
     static func utf16(_ units: [UInt16]) -> [UInt8] {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import PlistKit
 
-/// The writer's layout rules, checked byte by byte against the encoding in the reference (§2.2, §2.3).
+/// The writer's layout rules, checked byte by byte against the encoding `CFBinaryPList.c` and Python's
+/// `plistlib` write.
 @Suite struct BinaryWriterTests {
     func write(_ v: PlistValue, sortKeys: Bool = true) throws -> [UInt8] {
         var options = PlistWriteOptions()

@@ -42,7 +42,7 @@ import TestSupport
     }
 
     @Test func utf16KeyOrderMatchesCoreFoundation() {
-        // Order observed from CF (reference §2.1 item 4): U+1F600 sorts before U+FF5E in UTF-16.
+        // CF sorts by UTF-16 code units (`CFStringCompare`): U+1F600 (a surrogate pair) sorts before U+FF5E.
         let keys = ["\u{FF5E}", "b", "\u{1F600}", "aa", "Z", "\u{E9}", "a", "A"]
         let d = PlistDictionary(keys.map { ($0, PlistValue.bool(true)) })
         #expect(d.sortedByUTF16Keys().map(\.key) == ["A", "Z", "a", "aa", "b", "\u{E9}", "\u{1F600}", "\u{FF5E}"])

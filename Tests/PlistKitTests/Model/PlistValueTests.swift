@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func dateCalendarArithmetic() {
-        // 2024-02-30T25:61:61Z normalises to 2024-03-02T02:02:01Z (reference §1, dates row).
+        // 2024-02-30T25:61:61Z normalises to 2024-03-02T02:02:01Z (as CF's calendar arithmetic normalises out-of-range fields).
         let d = PlistDateText.date(year: 2024, month: 2, day: 30, hour: 25, minute: 61, second: 61)
         #expect(PlistDateText.xmlString(d) == "2024-03-02T02:02:01Z")
         #expect(PlistDateText.xmlString(PlistDate(secondsSinceReferenceDate: 0)) == "2001-01-01T00:00:00Z")

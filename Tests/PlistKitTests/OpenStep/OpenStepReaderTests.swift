@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistKit
 
-/// The reader's rules, each checked against the value the reference (§3, CF's `CFOldStylePList.c` rules) gives;
+/// The reader's rules, each checked against the value CF's `CFOldStylePList.c` rules give;
 /// where Foundation (which reads OpenStep with CF's parser on Linux) can judge, it is asked in the same test.
 @Suite struct OpenStepReaderTests {
     /// Reads `text`, checks that Foundation reads the same value, and returns ours.

@@ -14,7 +14,7 @@ import Testing
         "utf16le.plist": "same document as unicode-keys.plist",
         "utf16be-no-bom.plist": "same document as unicode-keys.plist",
         "utf32le.plist": "same document as unicode-keys.plist",
-        "attribute-with-gt.plist": "CF ends the tag at the first '>', reading the key '\">test' (reference §0.5)",
+        "attribute-with-gt.plist": "CF ends the tag at the first '>', reading the key '\">test' (CFPropertyList.c's hand-written tag scanner)",
         "base64-oddities.plist": "CF rejects the empty-element spelling <data/>; XML makes it equal to <data></data>",
     ]
 

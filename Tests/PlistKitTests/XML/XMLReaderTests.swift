@@ -56,7 +56,7 @@ enum XMLReaderTesting {
 @Suite struct XMLReaderValueTests {
     typealias T = XMLReaderTesting
 
-    /// Integer spellings from reference §2.4; each is checked against Foundation, which must agree on acceptance.
+    /// Integer spellings CF's XML reader (`CFPropertyList.c`, `parseIntegerTag`) accepts or refuses; each is checked against Foundation, which must agree on acceptance.
     @Test(arguments: [
         "0", "1", "-1", "+7", "  42", "\t\n42", "- 5", "+ \t5", "0x1F", "0XfF", "-0x10", "007", "0009", "000", "-0",
         "9223372036854775807", "9223372036854775808", "18446744073709551615", "-9223372036854775808",
@@ -319,7 +319,7 @@ enum XMLReaderTesting {
         #expect(e.description.contains("Tracks.3.Name"))
     }
 
-    /// Reference §0.5: CF reads `<key Q=">">test</key>` as the key `">test`; the XML specification, Python and
+    /// CF (`CFPropertyList.c`) reads `<key Q=">">test</key>` as the key `">test`; the XML specification, Python and
     /// libplist read `test`, and so do we.
     @Test func attributeValuesMayContainGreaterThan() throws {
         let doc = T.plist("<dict><key Q=\">\">test</key><string>v</string></dict>")

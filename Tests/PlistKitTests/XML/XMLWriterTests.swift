@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import PlistKit
 
-/// `XMLWriter` against the byte layout of Core Foundation's writer as documented in the reference (§2.1 of
-/// `plist-formats.md`): every expected string here is written out from that description, not from our output.
+/// `XMLWriter` against the byte layout of Core Foundation's XML writer (`CFPropertyList.c`, `_CFAppendXML0`): every
+/// expected string here is written out from that layout, not from our output.
 @Suite struct XMLWriterTests {
     static let prolog = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func keysSortInUTF16OrderOrStayInInsertionOrder() throws {
-        // Reference §2.1.4: observed Core Foundation order A, Z, a, aa, b, é, 😀, ～.
+        // Core Foundation's order (UTF-16 code units): A, Z, a, aa, b, é, 😀, ～.
         let sorted = ["A", "Z", "a", "aa", "b", "é", "😀", "～"]
         var d = PlistDictionary()
         for k in sorted.reversed() { d[k] = true }
