@@ -142,36 +142,24 @@ struct JSONWriterSink: PlistEventSink {
 
     @inline(__always)
     private mutating func escaped(_ buf: UnsafeBufferPointer<UInt8>) {
-        let n = buf.count
-        var start = 0
-        var i = 0
-        while i < n {
-            // Eight bytes at a time while none needs an escape.
-            if i + 8 <= n, !SWAR.hasJSONSpecial(UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self), slash: true) {
-                i += 8
-                continue
+        out.appendEscaping(
+            buf, wordIsPlain: { !SWAR.hasJSONSpecial($0, slash: true) },
+            needsEscape: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F }
+        ) { c, out in
+            switch c {
+            case 0x22: out.append("\\\"")
+            case 0x5C: out.append("\\\\")
+            case 0x2F: out.append("\\/")
+            case 0x08: out.append("\\b")
+            case 0x0C: out.append("\\f")
+            case 0x0A: out.append("\\n")
+            case 0x0D: out.append("\\r")
+            case 0x09: out.append("\\t")
+            default:
+                out.append("\\u00")
+                out.append(Self.hex[Int(c >> 4)])
+                out.append(Self.hex[Int(c & 0x0F)])
             }
-            let c = buf[i]
-            if c < 0x20 || c == 0x22 || c == 0x5C || c == 0x2F {
-                if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }
-                switch c {
-                case 0x22: out.append("\\\"")
-                case 0x5C: out.append("\\\\")
-                case 0x2F: out.append("\\/")
-                case 0x08: out.append("\\b")
-                case 0x0C: out.append("\\f")
-                case 0x0A: out.append("\\n")
-                case 0x0D: out.append("\\r")
-                case 0x09: out.append("\\t")
-                default:
-                    out.append("\\u00")
-                    out.append(Self.hex[Int(c >> 4)])
-                    out.append(Self.hex[Int(c & 0x0F)])
-                }
-                start = i + 1
-            }
-            i += 1
         }
-        if n > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n])) }
     }
 }

@@ -110,4 +110,30 @@ struct RawOutput {
     @inline(__always) mutating func appendG17(_ v: Double) {
         append(maxCount: NumberFormatting.maxG17Length) { NumberFormatting.writeG17(v, into: $0) }
     }
+
+    /// Appends `buf` with some bytes escaped: runs of bytes that need nothing are copied whole, eight bytes at a time
+    /// skipped while `wordIsPlain` says none of them needs an escape. The writers' string loops.
+    @inline(__always)
+    mutating func appendEscaping(
+        _ buf: UnsafeBufferPointer<UInt8>, wordIsPlain: (UInt64) -> Bool, needsEscape: (UInt8) -> Bool,
+        escape: (UInt8, inout RawOutput) -> Void
+    ) {
+        let n = buf.count
+        var start = 0
+        var i = 0
+        while i < n {
+            if i + 8 <= n, wordIsPlain(UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let c = buf[i]
+            if needsEscape(c) {
+                if i > start { append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }
+                escape(c, &self)
+                start = i + 1
+            }
+            i += 1
+        }
+        if n > start { append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n])) }
+    }
 }

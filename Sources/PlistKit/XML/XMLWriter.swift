@@ -170,31 +170,17 @@ struct XMLWriterSink: PlistEventSink {
 
     @inline(__always)
     private mutating func escaped(_ buf: UnsafeBufferPointer<UInt8>) {
-        let n = buf.count
-        var start = 0
-        var i = 0
-        while i < n {
-            if i + 8 <= n {
-                let word = UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                if !(SWAR.hasByte(word, 0x26) || SWAR.hasByte(word, 0x3C) || SWAR.hasByte(word, 0x3E)) {
-                    i += 8
-                    continue
-                }
-            }
-            let c = buf[i]
+        out.appendEscaping(
+            buf, wordIsPlain: { !(SWAR.hasByte($0, 0x26) || SWAR.hasByte($0, 0x3C) || SWAR.hasByte($0, 0x3E)) },
             // '&' 0x26, '<' 0x3C, '>' 0x3E: one comparison rules out most bytes.
-            if c <= 0x3E && (c == 0x26 || c == 0x3C || c == 0x3E) {
-                if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i])) }
-                switch c {
-                case 0x26: out.append("&amp;")
-                case 0x3C: out.append("&lt;")
-                default: out.append("&gt;")
-                }
-                start = i + 1
+            needsEscape: { $0 <= 0x3E && ($0 == 0x26 || $0 == 0x3C || $0 == 0x3E) }
+        ) { c, out in
+            switch c {
+            case 0x26: out.append("&amp;")
+            case 0x3C: out.append("&lt;")
+            default: out.append("&gt;")
             }
-            i += 1
         }
-        if n > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n])) }
     }
 
     /// Core Foundation's real text: `nan`, `+infinity`, `-infinity`, `0.0` for both zeros, else `%.17g`.
