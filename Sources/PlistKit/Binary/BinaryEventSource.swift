@@ -50,11 +50,11 @@ struct BinaryEventSource<Sink: PlistEventSink> {
     private static var decodedOnce: Int32 { -2 }
     private static var firstKey: Int32 { -3 }
 
-    /// Sends the root object of `bytes` (which `trailer` describes) to `sink`. `byOffset` is the second reading of
+    /// Sends the root object of `bytes` (which `trailer` describes), or object `top`, to `sink`. `byOffset` is the second reading of
     /// a document whose first one threw `BinaryBudgetExhausted`.
     static func run(
         _ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions, byOffset: Bool,
-        into sink: inout Sink
+        from top: Int? = nil, into sink: inout Sink
     ) throws {
         guard let base = bytes.baseAddress else {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
@@ -77,7 +77,7 @@ struct BinaryEventSource<Sink: PlistEventSink> {
             source.keyStamps.release()
             sink = source.sink
         }
-        try source.root(trailer.topObject)
+        try source.root(top ?? trailer.topObject)
     }
 
     private init(table: BinaryObjectTable, slots: UnsafeMutablePointer<Int32>, sink: Sink, budget: Int, byOffset: Bool) {

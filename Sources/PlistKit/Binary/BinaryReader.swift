@@ -10,15 +10,21 @@
 /// A length may be written as a 16-byte integer, as CF and libplist read it, but not past 64 bits.
 enum BinaryReader {
     static func read(_ bytes: UnsafeRawBufferPointer, options: PlistReadOptions) throws -> PlistValue {
-        let trailer = try BinaryTrailer(bytes, options: options)
+        try read(bytes, trailer: try BinaryTrailer(bytes, options: options), options: options)
+    }
+
+    /// The value of object `top` (the root when nil) of a document whose trailer is checked.
+    static func read(
+        _ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions, from top: Int? = nil
+    ) throws -> PlistValue {
         do {
             return try PlistTreeBuilder.build(options, format: .binary) {
-                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, into: &$0)
+                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, from: top, into: &$0)
             }
         } catch is BinaryBudgetExhausted {
             // Offset entries alias one another: read again with objects remembered by offset.
             return try PlistTreeBuilder.build(options, format: .binary) {
-                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: true, into: &$0)
+                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: true, from: top, into: &$0)
             }
         }
     }

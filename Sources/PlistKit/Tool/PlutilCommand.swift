@@ -97,19 +97,17 @@ struct PlutilRunner {
             try edit { try document.remove(at: keyPath) }
             try emit(document, as: .plist(format), for: path)
         case .extract(let keyPath, let format, let expect):
-            let document = try read(path).value
-            let value: PlistValue
-            do {
-                value = try document.value(at: keyPath)
-            } catch let error as PlistError {
-                throw FileFailure("Could not extract value, error: \(error.message)")
-            }
-            if let expect, !expect.matches(value) {
+            let (typeName, value) = try lookUp(keyPath, in: path, materialising: format != .type)
+            if let expect, expect.rawValue != typeName {
                 // Apple's tool says "boolean" here (and "bool" in `-type`).
                 func name(_ type: String) -> String { type == "bool" ? "boolean" : type }
-                throw FileFailure("Value at [\(keyPath)] expected to be \(name(expect.rawValue)) but is \(name(value.typeName))")
+                throw FileFailure("Value at [\(keyPath)] expected to be \(name(expect.rawValue)) but is \(name(typeName))")
             }
-            try emit(value, as: format, for: path)
+            if format == .type {
+                try deliver(Array(typeName.utf8), as: .type, for: path)
+            } else {
+                try emit(value ?? .bool(false), as: format, for: path)
+            }
         case .create(let format):
             try emit(.dictionary(PlistDictionary()), as: format, for: path, creating: true)
         }
@@ -117,14 +115,52 @@ struct PlutilRunner {
 
     /// Reads and parses a file; failures print as `(explanation)`, as Apple's tool does.
     private func read(_ path: String) throws -> (value: PlistValue, format: PlistFormat) {
-        let bytes: [UInt8]
+        let input = try map(path)
         do {
-            bytes = try PlutilFiles(io: io).read(path, limit: PlistReadOptions().maxInputSize)
+            return try input.withUnsafeBytes { try PropertyList.read($0) }
+        } catch let error as PlistError {
+            throw FileFailure("(\(error))")
+        }
+    }
+
+    /// The file's bytes, a regular file mapped rather than read.
+    private func map(_ path: String) throws -> MappedInput {
+        do {
+            return try PlutilFiles(io: io).map(path, limit: PlistReadOptions().maxInputSize)
         } catch {
             throw FileFailure("(\(error.message))")
         }
+    }
+
+    /// The type name and (when `materialising`) the value at `keyPath`. A binary file is opened as a
+    /// `BinaryPlistDocument` and only the objects on the path (and the value's own) are read; other formats are
+    /// read whole.
+    private func lookUp(_ keyPath: KeyPath, in path: String, materialising: Bool) throws -> (String, PlistValue?) {
+        let input = try map(path)
+        let isBinary = input.withUnsafeBytes { $0.count >= 6 && PlistFormat.detection(of: $0) == .binary }
+        guard isBinary else {
+            let value: PlistValue
+            do {
+                value = try read(path: path, input: input).value(at: keyPath)
+            } catch let error as PlistError where error.kind == .keyPath {
+                throw FileFailure("Could not extract value, error: \(error.message)")
+            }
+            return (value.typeName, value)
+        }
         do {
-            return try PropertyList.read(bytes)
+            let document = try BinaryPlistDocument(input)
+            guard let object = try document.object(at: keyPath) else {
+                throw FileFailure("Could not extract value, error: No value at that key path or invalid key path: \(keyPath)")
+            }
+            return (object.typeName, materialising ? try document.value(of: object) : nil)
+        } catch let error as PlistError {
+            throw FileFailure("(\(error))")
+        }
+    }
+
+    private func read(path: String, input: MappedInput) throws -> PlistValue {
+        do {
+            return try input.withUnsafeBytes { try PropertyList.read($0) }.value
         } catch let error as PlistError {
             throw FileFailure("(\(error))")
         }
@@ -141,13 +177,6 @@ struct PlutilRunner {
     /// Renders `value` and sends it to stdout or a file: `-o` wins; raw and type output, and input read from
     /// stdin, go to stdout; otherwise the input file is rewritten (with its extension replaced by `-e`).
     private func emit(_ value: PlistValue, as format: PlutilOutputFormat, for inputPath: String, creating: Bool = false) throws {
-        let isText = format == .raw || format == .type
-        let toStandardOutput: Bool
-        if let output = invocation.outputPath {
-            toStandardOutput = output == "-"
-        } else {
-            toStandardOutput = isText || inputPath == "-"
-        }
         let bytes: [UInt8]
         switch format {
         case .plist(let plistFormat):
@@ -167,7 +196,7 @@ struct PlutilRunner {
                 if format == .swift {
                     bytes = Array(try PlistLiteral.swift(value, sourceName: inputPath).utf8)
                 } else {
-                    let outputName = toStandardOutput ? "-" : invocation.outputPath ?? destinationPath(for: inputPath, format: format)
+                    let outputName = goesToStandardOutput(format, inputPath) ? "-" : invocation.outputPath ?? destinationPath(for: inputPath, format: format)
                     bytes = Array(try PlistLiteral.objc(value, sourceName: inputPath, outputName: outputName).utf8)
                 }
             } catch let error as PlistError {
@@ -178,6 +207,13 @@ struct PlutilRunner {
         case .type:
             bytes = Array(value.typeName.utf8)
         }
+        try deliver(bytes, as: format, for: inputPath, value: value)
+    }
+
+    /// Sends rendered output where `emit` says; an Objective-C header for `value` goes beside its file.
+    private func deliver(_ bytes: [UInt8], as format: PlutilOutputFormat, for inputPath: String, value: PlistValue? = nil) throws {
+        let isText = format == .raw || format == .type
+        let toStandardOutput = goesToStandardOutput(format, inputPath)
         let files = PlutilFiles(io: io)
         do {
             if toStandardOutput {
@@ -185,7 +221,7 @@ struct PlutilRunner {
             } else {
                 let destination = invocation.outputPath ?? destinationPath(for: inputPath, format: format)
                 try files.write(bytes, to: destination)
-                if format == .objc(header: true) {
+                if format == .objc(header: true), let value {
                     let header = try PlistLiteral.objcHeader(value, sourceName: inputPath)
                     try files.write(Array(header.utf8), to: withExtension(destination, "h"))
                 }
@@ -193,6 +229,11 @@ struct PlutilRunner {
         } catch let error as PlutilFiles.Failure {
             throw FileFailure("(\(error.message))")
         }
+    }
+
+    /// `-o` wins; raw and type output, and input read from stdin, go to stdout; otherwise the input file is rewritten.
+    private func goesToStandardOutput(_ format: PlutilOutputFormat, _ inputPath: String) -> Bool {
+        invocation.outputPath.map { $0 == "-" } ?? (format == .raw || format == .type || inputPath == "-")
     }
 
     /// Prints `text`; a write that fails is this file's failure (Apple's tool traps on it).

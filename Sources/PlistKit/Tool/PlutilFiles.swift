@@ -33,6 +33,31 @@ struct PlutilFiles {
         return try checked(Result { () throws(Errno) in try FileInput.readAll(fd, limit: limit) }, limit: limit)
     }
 
+    /// The bytes of `path` (stdin for `-`) as `read` gives them, but a regular file mapped rather than read: a
+    /// lookup in a large binary file then touches only the pages it needs.
+    func map(_ path: String, limit: Int) throws(Failure) -> MappedInput {
+        if path == "-" {
+            let bytes = try read(path, limit: limit)
+            return bytes.withUnsafeBytes { MappedInput(copying: $0) }
+        }
+        guard !path.isEmpty else { throw Failure("Empty path specified") }
+        let fd: Int32
+        switch SystemCall.value({ open(path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw Failure(error)
+        }
+        defer { close(fd) }
+        var info = stat()
+        if case .failure(let error) = SystemCall.nothing({ fstat(fd, &info) }) { throw Failure(error) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(.isDirectory) }
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit { throw tooLarge(limit) }
+        do {
+            return try MappedInput(descriptor: fd, limit: limit)
+        } catch {
+            throw error == Errno(EFBIG) ? tooLarge(limit) : Failure(error)
+        }
+    }
+
     private func checked(_ read: Result<[UInt8], Errno>, limit: Int) throws(Failure) -> [UInt8] {
         switch read {
         case .success(let bytes) where bytes.count > limit: throw tooLarge(limit)
