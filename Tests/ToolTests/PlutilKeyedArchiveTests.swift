@@ -260,6 +260,10 @@ import TestSupport
         let bad = PlutilCommandTests.inProcess(["-unarchive", "xml1", "-"], input: Array("(1, 2)".utf8))
         #expect(bad.status == 1 && bad.io.output.isEmpty)
         #expect(bad.io.errorText == "<stdin>: (not a keyed archive: the root is an array, not a dictionary)\n")
+        // A property list whose root is data holding an archive (a preference value saved on its own).
+        let wrapped = try PropertyListSerialization.data(fromPropertyList: Data(archive), format: .xml, options: 0)
+        let inData = PlutilCommandTests.inProcess(["-unarchive", "json", "-"], input: Array(wrapped))
+        #expect(inData.status == 0 && inData.io.outputText == "[\"baa\",\"sheep\"]", "\(inData.io.errorText)")
     }
 
     // MARK: -p
