@@ -61,6 +61,30 @@ public enum EmbeddedBookmarks {
         find(in: try PropertyList.read(bytes).value, limits: limits)
     }
 
+    /// The bookmarks in a file that is a property list (a keyed archive among them), or nil when the file is for the
+    /// bookmark reader instead: how `bookmark inspect` tells an `.sfl2` or a preferences file from bookmark data.
+    ///
+    /// Nil when the bytes start with `book` (bookmark data, an alias file, or a damaged one of either), and when they
+    /// are old-style text (no binary, XML or JSON signature) that does not read as a property list or whose root is a
+    /// string, number, Boolean or date (so a stray text file still gets the bookmark reader's verdict).
+    /// - Throws: `PlistError` when the bytes have a binary, XML or JSON signature but do not read: a damaged
+    ///   property list, which the bookmark reader's "bad magic" would misdescribe.
+    public static func find(inFile bytes: [UInt8], limits: Limits = Limits()) throws -> [EmbeddedBookmark]? {
+        if startsWith(bytes, "book") { return nil }
+        let signed = bytes.withUnsafeBytes { PlistFormat.detection(of: $0).format != nil }
+        let value: PlistValue
+        do {
+            value = try PropertyList.read(bytes).value
+        } catch {
+            if signed { throw error }
+            return nil
+        }
+        switch value {
+        case .dictionary, .array, .data: return find(in: value, limits: limits)
+        default: return signed ? find(in: value, limits: limits) : nil
+        }
+    }
+
     /// The bytes of the data value at `keyPath` (as `find` reports it), for `bookmark resolve --key-path`.
     /// - Throws: `PlistError` of kind `.keyPath` when nothing is there or it is not data.
     public static func data(atKeyPath keyPath: KeyPath, inPropertyList bytes: [UInt8]) throws -> [UInt8] {
@@ -102,6 +126,31 @@ public enum EmbeddedBookmarks {
             for (name, value) in f.fields { out += "  \(name): \(value)\n" }
         }
         return out
+    }
+
+    /// The same as JSON (for `bookmark inspect --json`): an array of
+    /// `{"keyPath":…, "kind":"bookmark"|"invalidBookmark"|"aliasRecord"|"possibleAliasRecord", "size":…,
+    /// "error":… (invalid bookmarks only), "fields":{name: value, …}}`; a field name given twice keeps its first value.
+    public static func json(_ found: [EmbeddedBookmark]) -> String {
+        let quote = BookmarkInspection.quote
+        let items = found.map { f -> String in
+            let kind: String
+            var error: BookmarkError?
+            switch f.kind {
+            case .bookmark: kind = "bookmark"
+            case .invalidBookmark(let e): kind = "invalidBookmark"; error = e
+            case .aliasRecord: kind = "aliasRecord"
+            case .possibleAliasRecord: kind = "possibleAliasRecord"
+            }
+            var members = ["\"keyPath\":\(quote(f.keyPath.description))", "\"kind\":\"\(kind)\"", "\"size\":\(f.bytes.count)"]
+            if let error { members.append("\"error\":\(quote("\(error)"))") }
+            var seen = Set<String>()
+            var fields: [String] = []
+            for (name, value) in f.fields where seen.insert(name).inserted { fields.append("\(quote(name)):\(quote(value))") }
+            members.append("\"fields\":{" + fields.joined(separator: ",") + "}")
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 
     /// A keyed archive as its plain decoding (so paths read as the app's data), else the value itself. An archive

@@ -8,7 +8,7 @@ public enum BookmarkCommand {
     /// The `--help` text (also printed, after `bookmark: `, for a command line it cannot run).
     public static let usage = """
         usage: bookmark create PATH [-o FILE] [--minimal] [--relative-to DIR]
-               bookmark resolve FILE [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]
+               bookmark resolve FILE [--key-path P] [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]
                bookmark inspect FILE [--json]
                bookmark bench [DIR]
 
@@ -16,7 +16,11 @@ public enum BookmarkCommand {
         resolve  prints the resolved path, then "stale: no" or "stale: <reason>" (moved, volumeMoved, replaced,
                  relocatedTree, foreignFormat, formatUpgraded) and the identity confidence. Exit 1 on failure.
                  --allow-handle-lookup uses open_by_handle_at, only if the process already has CAP_DAC_READ_SEARCH.
-        inspect  lists every TOC entry (Apple and Linux keys); works on macOS blobs too.
+                 --key-path P resolves the bookmark data at key path P of a property list or keyed archive FILE
+                 (as inspect lists them).
+        inspect  lists every TOC entry (Apple and Linux keys); works on macOS blobs too. Given a property list or
+                 keyed archive (an .sfl2 file, preferences), lists the bookmark data and alias records inside it,
+                 each with its key path and what could be read.
         resolve and inspect accept bare bookmark data and alias files.
         bench    times create / resolve in a scratch directory (default /tmp).
         """
@@ -89,9 +93,12 @@ struct BookmarkCommandLine {
         options.relativeTo = try option("--relative-to")
         if flag("--prefer-identity") { options.policy = .preferIdentity }
         if flag("--allow-handle-lookup") { options.allowPrivilegedHandleLookup = true }
+        let keyPath = try option("--key-path")
         let json = flag("--json")
         guard arguments.count == 1 else { throw usageError() }
-        let result = try Bookmark.resolve(AliasFile.unwrap(readAll(arguments[0])), options: options)
+        var bytes = try readAll(arguments[0])
+        if let keyPath { bytes = try embeddedData(at: keyPath, in: bytes, file: arguments[0]) }
+        let result = try Bookmark.resolve(AliasFile.unwrap(bytes), options: options)
         if json {
             try printOut(BookmarkInspection.describe(result, json: true))
         } else {
@@ -103,7 +110,13 @@ struct BookmarkCommandLine {
     private mutating func inspect() throws {
         let json = flag("--json")
         guard arguments.count == 1 else { throw usageError() }
-        let data = try AliasFile.unwrap(readAll(arguments[0]))
+        let bytes = try readAll(arguments[0])
+        if let found = try embeddedBookmarks(in: bytes, file: arguments[0]) {
+            try printOut(json ? EmbeddedBookmarks.json(found) : found.isEmpty ? "no bookmark data found\n" : EmbeddedBookmarks.listing(found),
+                         newline: json)
+            return
+        }
+        let data = try AliasFile.unwrap(bytes)
         try printOut(json ? try BookmarkInspection.json(data) : try BookmarkInspection.text(data), newline: json)
     }
 

@@ -11,9 +11,25 @@ public enum KeyedArchiveTool {
         return try PropertyList.writeBytes(plain, format: format, options: writeOptions)
     }
 
+    /// The plain decoding of a property list that is an archive (`plutil -unarchive` after reading a file): the
+    /// document's root is the archive's dictionary, or data holding an archive (a preference value saved on its own).
+    /// - Throws: `PlistError`: the archive reader's errors (`.unsupportedFormat` "not a keyed archive: …" for a
+    ///   document that is none), then plain decoding's.
+    public static func plainValue(ofDocument document: PlistValue, options: KeyedArchiveOptions = KeyedArchiveOptions()) throws -> PlistValue {
+        let archive: KeyedArchive
+        if case .data(let data) = document {
+            archive = try KeyedArchive(data, options: options)
+        } else {
+            archive = try KeyedArchive(propertyList: document, options: options)
+        }
+        return try archive.plainValue(options: options)
+    }
+
     /// `plutil -archive FMT`: the property list in `bytes` (any format) archived as its root object, as XML or binary.
+    /// Only identical values share an entry by default (`.exact`), so the archive decodes to exactly what `bytes` held
+    /// (with Foundation's sharing a `true` beside a `1` would come back as `1`).
     public static func archive(_ bytes: [UInt8], to format: PlistFormat, readOptions: PlistReadOptions = PlistReadOptions(),
-                               options: KeyedArchiverOptions = KeyedArchiverOptions()) throws -> [UInt8] {
+                               options: KeyedArchiverOptions = KeyedArchiverOptions(uniquing: .exact)) throws -> [UInt8] {
         let value = try PropertyList.read(bytes, options: readOptions).value
         return try KeyedArchiver.archivedData(value, format: format, options: options)
     }

@@ -81,7 +81,7 @@ struct PlutilRunner {
             _ = try read(path)
             if !invocation.silent { try standardOutput("\(path == "-" ? "<stdin>" : path): OK\n") }
         case .print:
-            try standardOutput(PlistDescription.humanReadable(try read(path).value))
+            try standardOutput(humanReadable(try read(path).value, shownAs: path == "-" ? "<stdin>" : path))
         case .convert(let format):
             try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
@@ -110,6 +110,10 @@ struct PlutilRunner {
             }
         case .create(let format):
             try emit(.dictionary(PlistDictionary()), as: format, for: path, creating: true)
+        case .unarchive(let format):
+            try emit(try unarchived(read(path).value), as: format, for: path)
+        case .archive(let format):
+            try emit(try archived(read(path).value), as: .plist(format), for: path)
         }
     }
 

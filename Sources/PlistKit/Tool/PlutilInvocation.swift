@@ -31,6 +31,10 @@ enum PlutilVerb {
     case remove(KeyPath)
     case extract(KeyPath, PlutilOutputFormat, expect: PlutilExpectType?)
     case create(PlutilOutputFormat)
+    /// Extension: the plain decoding of a keyed archive, written as `-convert` writes.
+    case unarchive(PlutilOutputFormat)
+    /// Extension: the property list archived as `NSKeyedArchiver` archives its root object (XML or binary).
+    case archive(PlistFormat)
 }
 
 /// A bad command line: the message is printed as is and the tool exits 1.
@@ -132,6 +136,8 @@ struct PlutilInvocation {
         case "-create":
             guard let name = args.popFirst() else { throw PlutilArgumentError("'Create' requires a plist format.") }
             verb = .create(name == "NoConversion" ? .plist(.xml) : try PlutilOutputFormat(argument: name))
+        case "-unarchive", "-archive":
+            verb = try Self.keyedArchiveVerb(first, &args)
         default:
             verb = .lint
             args = arguments[...]

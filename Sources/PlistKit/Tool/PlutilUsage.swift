@@ -57,6 +57,13 @@ Command options are (-lint is the default):
                                file may be '-' for stdout
  -p                            print property list in a human-readable fashion
                                (not for machine parsing! this 'format' is not stable)
+                               (extension: an NSKeyedArchiver archive prints decoded, with its objects' class names)
+ -unarchive fmt                (extension) rewrite NSKeyedArchiver archives as their plain decoding in format fmt
+                               fmt is one of: xml1 binary1 json openstep gnustep strings swift objc
+                               Foundation's classes become ordinary values; other objects dictionaries with "$class"
+ -archive fmt                  (extension) rewrite property list files as NSKeyedArchiver archives of their root object
+                               fmt is one of: xml1 binary1
+                               -unarchive and -archive take -o, -e, -s, -r and -lossy as -convert does
 There are some additional optional arguments that apply to the -convert, -insert, -remove, -replace, and -extract verbs:
  -s                            be silent on success
  -o path                       specify alternate file path name for result;

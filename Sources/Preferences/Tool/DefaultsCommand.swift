@@ -34,6 +34,7 @@ public enum DefaultsCommand {
           read <domain>                        shows defaults for given domain
           read <domain> <key>                  shows defaults for given domain, key
           read-type <domain> <key>             shows the type for the given domain, key
+          read-archived <domain> <key>         (extension) shows the NSKeyedArchiver archive at key, decoded
           write <domain> <domain_rep>          writes domain (overwrites existing)
           write <domain> <key> <value>         writes key for domain
           rename <domain> <old_key> <new_key>  renames old_key to new_key
@@ -123,6 +124,7 @@ public enum DefaultsCommand {
         switch verb {
         case "read": return tool.read(operands)
         case "read-type": return tool.readType(operands)
+        case "read-archived": return tool.readArchived(operands)
         case "write": return tool.write(operands)
         case "rename": return tool.rename(operands)
         case "delete", "remove": return tool.delete(operands)
@@ -144,7 +146,7 @@ public enum DefaultsCommand {
     }
 
     /// The verbs whose first operand is a domain (and may be `-app <name>`).
-    static let domainVerbs: Set<String> = ["read", "read-type", "write", "rename", "delete", "remove", "delete-all", "import", "export"]
+    static let domainVerbs: Set<String> = ["read", "read-type", "read-archived", "write", "rename", "delete", "remove", "delete-all", "import", "export"]
 
     /// `environment` with the user's files in `root` instead.
     static func contained(_ environment: PreferencesEnvironment, in root: String) -> PreferencesEnvironment {
