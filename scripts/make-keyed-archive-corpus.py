@@ -77,6 +77,10 @@ add("index-path.bplist", archive(["$null", {"$class": UID(2), "NSIndexPathLength
 # Hostile archives.
 add("uid-past-table.bplist", archive(["$null", {"$class": UID(2), "NS.objects": [UID(9)]}, ARRAY]), "binary",
     "a UID past the table", error="invalidReference", mentions=["UID 1", "UID 9", "3 entries"], key_path="$objects.1.NS\\.objects.0")
+add("class-description-uid.bplist",
+    archive(["$null", {"$cLass": UID(2), "NS.count": 1}, {"$classname": "NSSet", "other": ["NSSet", UID(9)]}]), "binary",
+    "a UID past the table inside a class description's own field (a fuzz find: it was decoded unchecked)",
+    error="invalidReference", mentions=["UID 2", "UID 9", "3 entries"], key_path="$objects.2.other.1")
 add("class-not-a-class.xml", archive(["$null", {"$class": UID(2)}, "NSArray"]), "xml",
     "$class pointing at a string", error="invalidReference", mentions=["UID 1", "UID 2", "not a class description"], key_path="$objects.1.$class")
 add("class-chain-loop.bplist", archive(["$null", {"$class": UID(2)}, {"$class": UID(1)}]), "binary",

@@ -184,6 +184,8 @@ public struct KeyedArchive: Sendable, Hashable {
                 } else if d["$classname"] != nil {
                     try Self.checkClassDescription(d, uid: i)
                     kinds[i] = -3
+                    // Its other fields can hold UIDs too, and a class description referred to as a value is decoded.
+                    try Self.checkReferences(in: objects[i], count: n, uid: i)
                 } else {
                     kinds[i] = -4
                     try Self.checkReferences(in: objects[i], count: n, uid: i)
