@@ -102,6 +102,11 @@ add("dict-cycle.xml", archive(["$null", {"$class": UID(3), "NS.keys": [UID(2)], 
 deep = ["$null"] + [{"$class": UID(602), "NS.objects": [UID(k + 1)] if k < 600 else []} for k in range(1, 601)] + ["pad", ARRAY]
 add("deep-chain.bplist", archive(deep), "binary", "600 nested arrays, past the 512 depth cap", error="depthLimit",
     mentions=["UID 513", "512"], key_path="root." + ".".join(["0"] * 512))
+inline = ["$null"] + [{"a": [UID(k + 1)] if k < 300 else []} for k in range(1, 301)]
+add("inline-depth.bplist", archive(inline), "binary",
+    "300 raw dictionaries each holding the next in an inline array: 600 levels of plain value past the 512 depth cap "
+    "(a fuzz find: only object levels were counted, and the plain value could not be written again)",
+    error="depthLimit", mentions=["UID 257", "512"], key_path="root." + ".".join(["a.0"] * 256))
 dag = ["$null"] + [{"$class": UID(66), "NS.objects": [UID(k + 1), UID(k + 1)]} for k in range(1, 64)] + [{"$class": UID(66), "NS.objects": [UID(65)]}, "leaf", ARRAY]
 add("shared-dag.bplist", archive(dag), "binary", "a DAG of depth 64 whose tree form has 2^64 values: the node budget",
     error="countLimit", mentions=["maxPlainNodes"], key_path="root." + ".".join(["0"] * 41 + ["1"]))

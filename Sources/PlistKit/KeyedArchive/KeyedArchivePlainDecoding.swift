@@ -142,8 +142,10 @@ struct PlainArchiveDecoder {
         if kind >= 0 {
             result = try object(i, classUID: kind)
         } else {
-            // A class description or a raw array/dictionary, referenced as a value: its contents, UIDs resolved.
-            result = try resolve(archive.entries[i], uid: i)
+            // A class description or a raw array/dictionary, referenced as a value: its contents, UIDs resolved
+            // (this level is counted above).
+            let entry = archive.entries[i]
+            if case .uid = entry { result = try resolve(entry, uid: i) } else { result = try resolveContainer(entry, uid: i) }
         }
         state[i] = 2
         cache[i] = result.0
@@ -155,6 +157,9 @@ struct PlainArchiveDecoder {
     private mutating func backEdge(_ i: Int) throws -> (PlistValue, Int) {
         let kind = archive.kind(i)
         if kind >= 0, plainClass(kind) == .generic {
+            if depth >= options.maxDepth {
+                throw PlistError(.depthLimit, "UID \(i): values nested deeper than \(options.maxDepth) (maxDepth)")
+            }
             return (.dictionary(["$ref": .integer(PlistInteger(Int64(i)))]), 2)
         }
         let what = kind >= 0 ? (archive.className(of: UID(UInt64(i))) ?? "?") : "raw " + archive.entries[i].typeName
@@ -178,6 +183,21 @@ struct PlainArchiveDecoder {
     mutating func resolve(_ v: PlistValue, uid: Int) throws -> (PlistValue, Int) {
         switch v {
         case .uid(let u): return try value(Int(u.value))
+        case .array, .dictionary:
+            // Inline containers nest the plain value too: it must stay within maxDepth to be written again.
+            depth += 1
+            defer { depth -= 1 }
+            if depth > options.maxDepth {
+                throw PlistError(.depthLimit, "UID \(uid): values nested deeper than \(options.maxDepth) (maxDepth)")
+            }
+            return try resolveContainer(v, uid: uid)
+        default:
+            return (v, 1)
+        }
+    }
+
+    private mutating func resolveContainer(_ v: PlistValue, uid: Int) throws -> (PlistValue, Int) {
+        switch v {
         case .array(let a):
             var out: [PlistValue] = []
             out.reserveCapacity(a.count)
@@ -307,8 +327,9 @@ struct PlainArchiveDecoder {
             guard case .array = objects else {
                 throw fail(i, name, "NS.objects is \(objects.typeNameWithArticle), not an array", field: "NS.objects")
             }
-            // Errors inside name the element's index, the path in the plain value.
-            return try resolve(objects, uid: i)
+            // Errors inside name the element's index, the path in the plain value; the array is this object's
+            // own level (counted in `value`).
+            return try resolveContainer(objects, uid: i)
         }
         var out: [PlistValue] = []
         var total = 1
