@@ -8,6 +8,21 @@ public enum DuplicateKeyPolicy: Sendable, Hashable {
     case reject
 }
 
+extension DuplicateKeyPolicy {
+    /// For a key met again in one dictionary: whether the later value replaces the one kept (`.lastWins`; the key
+    /// keeps its first place) or is dropped (`.firstWins`); `.reject` throws, naming the key. The one place the
+    /// policy is decided, for the tree and for a stream's writer alike.
+    func keepsLater(_ key: String, at offset: Int?, format: PlistFormat?) throws -> Bool {
+        switch self {
+        case .lastWins: return true
+        case .firstWins: return false
+        case .reject:
+            throw PlistError(.duplicateKey, "duplicate key \"\(key)\" in a dictionary", format: format, offset: offset,
+                             keyPath: KeyPath(components: [key]))
+        }
+    }
+}
+
 /// Limits and policies for reading. Every cap can be raised or lowered by the caller.
 public struct PlistReadOptions: Sendable, Hashable {
     /// Deepest nesting of arrays and dictionaries accepted (Core Foundation's limit is 512).

@@ -8,7 +8,9 @@ import FoundationEssentials
 /// of shared arrays cannot expand into a huge one. Objects met once need no bookkeeping, and fixed-size scalars
 /// (numbers, dates, Booleans, UIDs) none at all. Dictionary keys go to a table of the document's distinct keys on
 /// first use (see `slots`), and a run of dictionaries with the very same key objects (an array of records) reuses
-/// one key set in the sink (`rememberKeys`, `BinaryKeyCache`).
+/// one key set in the sink (`rememberKeys`, `BinaryKeyCache`). A writer gets each dictionary's entries in its key
+/// `Order`, repeated keys merged by the duplicate-key policy (the keys are read first anyway); a tree gets them as
+/// written (`AsWrittenKeyOrder`).
 ///
 /// Hostile input is bounded three ways: an object being decoded is marked "in progress" (a reference back to it is a
 /// cycle, whatever the distance); nesting is capped by the sink (`ReadLimits`); and every decode but that of a
@@ -18,7 +20,7 @@ import FoundationEssentials
 /// reads the document again with objects remembered by offset, so an alias costs nothing and only objects at
 /// distinct offsets that overlap exhaust the budget. (A short string allocates nothing and costs at most 15 bytes of
 /// reading per decode, so many object indexes aliasing one are bounded by the offset table's size instead.)
-struct BinaryEventSource<Sink: PlistEventSink> {
+struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     private let table: BinaryObjectTable
     /// Per object: `notStarted`, `inProgress` (on the current path), `decodedOnce` (not remembered until it is met
     /// again), 1 + the sink's token for it once remembered, or — for a string met as a dictionary key — `firstKey`
@@ -31,6 +33,8 @@ struct BinaryEventSource<Sink: PlistEventSink> {
     private var budget: Int
     /// The second reading, after the budget ran out: decoded objects are remembered by offset (`offsetMemo`).
     private let byOffset: Bool
+    /// For a writer's key order (`Order.mergesDuplicates`): which of equal keys is sent.
+    private let duplicateKeys: DuplicateKeyPolicy
     private var offsetMemo: [Int: Int] = [:]
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
@@ -51,11 +55,13 @@ struct BinaryEventSource<Sink: PlistEventSink> {
     private static var firstKey: Int32 { -3 }
 
     /// Sends the root object of `bytes` (which `trailer` describes), or object `top`, to `sink`. `byOffset` is the second reading of
-    /// a document whose first one threw `BinaryBudgetExhausted`.
+    /// a document whose first one threw `BinaryBudgetExhausted`. Returns the budget left (it defaults to
+    /// `treeBudget(trailer)`).
+    @discardableResult
     static func run(
         _ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions, byOffset: Bool,
-        from top: Int? = nil, into sink: inout Sink
-    ) throws {
+        from top: Int? = nil, budget: Int? = nil, into sink: inout Sink
+    ) throws -> Int {
         guard let base = bytes.baseAddress else {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
         }
@@ -69,7 +75,8 @@ struct BinaryEventSource<Sink: PlistEventSink> {
         defer { slots.deallocate() }
         var source = BinaryEventSource(
             table: BinaryObjectTable(base: base, trailer: trailer, strictDates: options.strictDates),
-            slots: slots, sink: sink, budget: 4 * trailer.offsetTableOffset, byOffset: byOffset)
+            slots: slots, sink: sink, budget: budget ?? treeBudget(trailer), byOffset: byOffset,
+            duplicateKeys: options.duplicateKeys)
         defer {
             source.keyPositions.release()
             source.keyStrings.release()
@@ -78,10 +85,18 @@ struct BinaryEventSource<Sink: PlistEventSink> {
             sink = source.sink
         }
         try source.root(top ?? trailer.topObject)
+        return source.budget
     }
 
-    private init(table: BinaryObjectTable, slots: UnsafeMutablePointer<Int32>, sink: Sink, budget: Int, byOffset: Bool) {
+    /// The decoding budget of a reading whose sink remembers subtrees: four times the object area.
+    static func treeBudget(_ trailer: BinaryTrailer) -> Int { 4 * trailer.offsetTableOffset }
+
+    private init(
+        table: BinaryObjectTable, slots: UnsafeMutablePointer<Int32>, sink: Sink, budget: Int, byOffset: Bool,
+        duplicateKeys: DuplicateKeyPolicy
+    ) {
         self.table = table
+        self.duplicateKeys = duplicateKeys
         self.slots = slots
         self.sink = sink
         self.budget = budget
@@ -183,6 +198,7 @@ struct BinaryEventSource<Sink: PlistEventSink> {
         slots[index] = Self.inProgress
         let refSize = table.trailer.refSize
         let valueRefs = keyRefs + count * refSize
+        if Order.mergesDuplicates { return try orderedDictionary(count, keyRefs: keyRefs, valueRefs: valueRefs, at: offset) }
         // Dictionaries with the very same key objects (an array of records) reuse one checked key set in the sink.
         let (cached, probed) = keyCache.lookup(base: table.base, keyRefs: keyRefs, count: count, refSize: refSize)
         let keysKnown = try cached.map { try sink.beginDictionary(count: count, keysFromSlot: $0, at: range(offset)) } ?? false
@@ -238,6 +254,31 @@ struct BinaryEventSource<Sink: PlistEventSink> {
                 throw e.inside(try childName(i, keys))
             }
         }
+    }
+
+    /// A dictionary for a writer: its keys read and put in `Order`, one entry per key, then the entries in that order.
+    private mutating func orderedDictionary(_ count: Int, keyRefs: Int, valueRefs: Int, at offset: Int) throws {
+        let refSize = table.trailer.refSize
+        let keyStart = keyStrings.count
+        for i in 0..<count { keyStrings.append(try keyString(try table.reference(at: keyRefs + i * refSize))) }
+        let base = keyStrings.base + keyStart
+        let plan = try orderedEntries(
+            Order.self, count: count, policy: duplicateKeys, format: .binary,
+            offset: { [table] in try? table.objectOffset(try table.reference(at: keyRefs + $0 * refSize)) }
+        ) { base[$0] }
+        try sink.beginDictionary(count: plan.count, at: range(offset))
+        sink.declareDistinctKeys()
+        for (k, v) in plan {
+            let key = keyStrings[keyStart + k]
+            do {
+                try sink.key(key, at: range(offset))
+                try object(try table.reference(at: valueRefs + v * refSize))
+            } catch let e as PlistError {
+                throw e.inside(key)
+            }
+        }
+        keyStrings.pop(from: keyStart)
+        try sink.endDictionary(at: range(offset))
     }
 
     /// Reads a dictionary's `count` keys onto `keyStrings` (large) or `keyPositions`, before any value, as CF reads

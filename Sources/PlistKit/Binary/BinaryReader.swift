@@ -19,12 +19,12 @@ enum BinaryReader {
     ) throws -> PlistValue {
         do {
             return try PlistTreeBuilder.build(options, format: .binary) {
-                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, from: top, into: &$0)
+                try BinaryEventSource<_, AsWrittenKeyOrder>.run(bytes, trailer: trailer, options: options, byOffset: false, from: top, into: &$0)
             }
         } catch is BinaryBudgetExhausted {
             // Offset entries alias one another: read again with objects remembered by offset.
             return try PlistTreeBuilder.build(options, format: .binary) {
-                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: true, from: top, into: &$0)
+                try BinaryEventSource<_, AsWrittenKeyOrder>.run(bytes, trailer: trailer, options: options, byOffset: true, from: top, into: &$0)
             }
         }
     }
@@ -37,7 +37,7 @@ enum BinaryReader {
     ) throws {
         let trailer = try BinaryTrailer(bytes, options: options)
         do {
-            try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, into: &sink)
+            try BinaryEventSource<_, AsWrittenKeyOrder>.run(bytes, trailer: trailer, options: options, byOffset: false, into: &sink)
         } catch let exhausted as BinaryBudgetExhausted {
             throw exhausted.error
         }

@@ -131,7 +131,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             var limited = LimitingSink(sink, limits: ReadLimits(options, format: .binary))
             defer { sink = limited.inner }
             do {
-                try BinaryEventSource.run(bytes, trailer: trailer, options: options, byOffset: false, from: object.index, into: &limited)
+                try BinaryEventSource<_, AsWrittenKeyOrder>.run(bytes, trailer: trailer, options: options, byOffset: false, from: object.index, into: &limited)
             } catch let exhausted as BinaryBudgetExhausted {
                 throw exhausted.error
             }

@@ -34,7 +34,7 @@ struct PlistTreeBuilder: PlistEventSink {
 
     init(options: PlistReadOptions, format: PlistFormat) {
         duplicateKeys = options.duplicateKeys
-        collapsesUIDDictionaries = format == .xml || format == .openStep || format == .gnustep || format == .strings
+        collapsesUIDDictionaries = Self.collapsesUIDDictionaries(in: format)
         self.format = format
     }
 
@@ -151,16 +151,9 @@ struct PlistTreeBuilder: PlistEventSink {
                 d.appendNew(key, value)
                 continue
             }
-            switch duplicateKeys {
-            case .lastWins:
+            if !d.insertIfAbsent(value, forKey: key),
+               try duplicateKeys.keepsLater(key, at: keyStarts[frame.keyStart + j], format: format) {
                 d.updateValue(value, forKey: key)
-            case .firstWins:
-                d.insertIfAbsent(value, forKey: key)
-            case .reject:
-                if !d.insertIfAbsent(value, forKey: key) {
-                    throw PlistError(.duplicateKey, "duplicate key \"\(key)\" in a dictionary", format: format,
-                                     offset: keyStarts[frame.keyStart + j], keyPath: KeyPath(components: [key]))
-                }
             }
         }
         return collapsingUID(d)
@@ -170,11 +163,21 @@ struct PlistTreeBuilder: PlistEventSink {
     /// as Core Foundation reads it.
     @inline(__always)
     private func collapsingUID(_ d: PlistDictionary) -> PlistValue {
-        if collapsesUIDDictionaries, d.count == 1, case .integer(let i) = d.value(at: 0), let u = i.uint64Value,
-           d.key(at: 0) == "CF$UID" {
-            return .uid(UID(u))
+        if collapsesUIDDictionaries, d.count == 1, let uid = Self.uid(standingFor: d.key(at: 0), d.value(at: 0)) {
+            return .uid(uid)
         }
         return .dictionary(d)
+    }
+
+    /// The UID a one-entry dictionary of `key` → `value` stands for, if it is `CF$UID` → a non-negative integer.
+    static func uid(standingFor key: String, _ value: PlistValue) -> UID? {
+        guard case .integer(let i) = value, let u = i.uint64Value, key == "CF$UID" else { return nil }
+        return UID(u)
+    }
+
+    /// Whether `format` writes UIDs as `CF$UID` dictionaries (the text formats; binary has UIDs of its own, JSON none).
+    static func collapsesUIDDictionaries(in format: PlistFormat) -> Bool {
+        format == .xml || format == .openStep || format == .gnustep || format == .strings
     }
 
     // MARK: Shared subtrees and key sets

@@ -4,6 +4,60 @@ protocol KeyOrdering {
     static var sorts: Bool { get }
     /// A strict total order on distinct keys.
     static func less(_ a: String, _ b: String) -> Bool
+    /// Whether a key written twice reaches the sink once, chosen by the duplicate-key policy, as in a tree (true for
+    /// writers; `AsWrittenKeyOrder` sends what the document holds).
+    static var mergesDuplicates: Bool { get }
+}
+
+extension KeyOrdering {
+    static var mergesDuplicates: Bool { true }
+}
+
+/// The document's own entries, untouched: what a tree builder or a recorder receives.
+enum AsWrittenKeyOrder: KeyOrdering {
+    static var sorts: Bool { false }
+    static func less(_ a: String, _ b: String) -> Bool { false }
+    static var mergesDuplicates: Bool { false }
+}
+
+/// The entries of a dictionary of `count` keys (`key(i)`), in `Order`, one per key: among equal keys the
+/// duplicate-key policy chooses the value, as in a tree (`.lastWins`: the last value, at the first key's place when
+/// the order is the document's; `.reject`: an error at `offset` of the first key repeated). Returns (key index, value
+/// index) pairs.
+func orderedEntries<Order: KeyOrdering>(
+    _ order: Order.Type, count: Int, policy: DuplicateKeyPolicy, format: PlistFormat?, offset: (Int) -> Int?,
+    key: (Int) -> String
+) throws -> [(key: Int, value: Int)] {
+    var out: [(key: Int, value: Int)] = []
+    out.reserveCapacity(count)
+    if policy == .reject {
+        // The first key repeated in document order is the one refused, as in the tree.
+        var seen = Set<ExactKey>()
+        for i in 0..<count where !seen.insert(ExactKey(key(i))).inserted {
+            _ = try policy.keepsLater(key(i), at: offset(i), format: format)
+        }
+    }
+    if Order.sorts {
+        let sorted = (0..<count).sorted { a, b in Order.less(key(a), key(b)) || (!Order.less(key(b), key(a)) && a < b) }
+        for i in sorted {
+            if let last = out.last, exactKeyBytesEqual(key(last.key), key(i)) {
+                if try policy.keepsLater(key(i), at: nil, format: nil) { out[out.count - 1].value = i }
+                continue
+            }
+            out.append((i, i))
+        }
+        return out
+    }
+    var position: [ExactKey: Int] = [:]
+    for i in 0..<count {
+        if let at = position[ExactKey(key(i))] {
+            if try policy.keepsLater(key(i), at: nil, format: nil) { out[at].value = i }
+            continue
+        }
+        position[ExactKey(key(i))] = out.count
+        out.append((i, i))
+    }
+    return out
 }
 
 /// Keys as inserted.

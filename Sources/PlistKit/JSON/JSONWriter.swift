@@ -30,7 +30,7 @@ enum JSONWriter {
 }
 
 /// The JSON writer as an event sink; keys are written in the order they arrive (the source orders them).
-struct JSONWriterSink: PlistEventSink {
+struct JSONWriterSink: StreamingWriterSink {
     var out = RawOutput(capacity: 1 << 14)
     let pretty: Bool
     let maxDepth: Int
@@ -39,12 +39,21 @@ struct JSONWriterSink: PlistEventSink {
     /// A key was written and its value comes next (no separator before it).
     private var afterKey = false
 
-    init(pretty: Bool, maxDepth: Int) {
+    init(pretty: Bool, maxDepth: Int, drain: OutputDrain? = nil) {
         self.pretty = pretty
         self.maxDepth = maxDepth
+        if let drain {
+            out = RawOutput(capacity: OutputDrain.bufferSize)
+            out.drain = drain
+        }
     }
 
     private var depth: Int { firstChild.count }
+
+    mutating func finishStream() {
+        out.flush()
+        out.discard()
+    }
 
     private func unrepresentable(_ what: String) -> PlistError {
         PlistError(.unrepresentable, "\(what) has no JSON form", format: .json)
@@ -98,11 +107,16 @@ struct JSONWriterSink: PlistEventSink {
         afterKey = true
     }
 
+    private static let scalarRootMessage = "JSON output needs an array or a dictionary at the top level"
+
+    /// Whether `error` is this writer's refusal of a scalar at the top level.
+    static func isScalarRootRefusal(_ error: PlistError) -> Bool {
+        error.kind == .unrepresentable && error.keyPath == nil && error.message.hasPrefix(scalarRootMessage)
+    }
+
     mutating func value(_ v: PlistValue, at range: Range<Int>) throws {
         guard depth > 0 else {
-            throw PlistError(
-                .unrepresentable, "JSON output needs an array or a dictionary at the top level, not a \(v.typeName)",
-                format: .json)
+            throw PlistError(.unrepresentable, "\(Self.scalarRootMessage), not a \(v.typeName)", format: .json)
         }
         switch v {
         case .date: throw unrepresentable("a date")

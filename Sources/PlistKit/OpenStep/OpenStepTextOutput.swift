@@ -10,6 +10,8 @@ struct OpenStepTextOutput {
     private var capacity: Int
     /// False while writing into the caller's memory.
     private(set) var ownsMemory: Bool
+    /// Where full buffers go when the output streams; nil keeps everything in memory.
+    var drain: OutputDrain?
 
     init(capacity: Int = 1 << 14) {
         self.capacity = capacity
@@ -22,6 +24,13 @@ struct OpenStepTextOutput {
         base = external
         self.capacity = capacity
         ownsMemory = false
+    }
+
+    /// Hands what is buffered to the drain (at the end of a streamed document).
+    mutating func flush() {
+        guard let drain, count > 0 else { return }
+        drain.take(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
     }
 
     /// The bytes written; an owned buffer is freed and must not be used again.
@@ -43,7 +52,16 @@ struct OpenStepTextOutput {
         if count + extra > capacity { grow(count + extra) }
     }
 
-    private mutating func grow(_ needed: Int) {
+    private mutating func grow(_ wanted: Int) {
+        var needed = wanted
+        if let drain, count > 0 {
+            // Streaming: hand the full buffer on and start again at its beginning.
+            let extra = needed - count
+            drain.take(UnsafeRawBufferPointer(start: base, count: count))
+            count = 0
+            if extra <= capacity { return }
+            needed = extra
+        }
         var newCapacity = max(capacity * 2, 64)
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

@@ -50,7 +50,7 @@ enum OpenStepWriter {
 /// The OpenStep and GNUstep writer as an event sink: a container opens on the current line, each entry sits on its
 /// own line indented by four spaces per level, the closer is indented like the line that opened it. Keys are written
 /// in the order they arrive (the source orders them).
-struct OpenStepWriterSink: PlistEventSink {
+struct OpenStepWriterSink: StreamingWriterSink {
     var out: OpenStepTextOutput
     let gnustep: Bool
     let lossy: Bool
@@ -68,6 +68,12 @@ struct OpenStepWriterSink: PlistEventSink {
     /// The newline that ends the document.
     mutating func finishDocument() {
         out.append(0x0A)
+    }
+
+    mutating func finishStream() {
+        finishDocument()
+        out.flush()
+        out.discard()
     }
 
     private var depth: Int { containers.count }

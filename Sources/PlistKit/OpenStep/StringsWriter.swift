@@ -12,12 +12,23 @@ enum StringsWriter {
 }
 
 /// The `.strings` writer as an event sink: one dictionary of scalars; keys are written in the order they arrive.
-struct StringsWriterSink: PlistEventSink {
+struct StringsWriterSink: StreamingWriterSink {
     var out = OpenStepTextOutput(capacity: 1 << 12)
     let lossy: Bool
     private var depth = 0
 
-    init(lossy: Bool) { self.lossy = lossy }
+    init(lossy: Bool, drain: OutputDrain? = nil) {
+        self.lossy = lossy
+        if let drain {
+            out = OpenStepTextOutput(capacity: OutputDrain.bufferSize)
+            out.drain = drain
+        }
+    }
+
+    mutating func finishStream() {
+        out.flush()
+        out.discard()
+    }
 
     private func notString(_ typeNameWithArticle: String) -> PlistError {
         PlistError(.unrepresentable, "a strings file holds only string values, not \(typeNameWithArticle)")

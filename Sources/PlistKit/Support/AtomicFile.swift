@@ -35,6 +35,22 @@ public enum AtomicFile {
     /// descriptor, so it describes exactly the file this call wrote).
     @discardableResult
     public static func replace(_ path: String, with bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(FileWriteError) -> stat {
+        do {
+            return try replace(path, options: options) { write in try write(bytes) }
+        } catch let error as FileWriteError {
+            throw error
+        } catch {
+            preconditionFailure("only the file's own writes can fail here: \(error)")
+        }
+    }
+
+    /// Writes `path` atomically with contents made piece by piece (a document converted as it is read): `produce`
+    /// gets a function that writes bytes to the new file. Whatever fails — a write, or `produce` itself, whose error
+    /// is thrown as it is — the temporary file is removed and `path` left as it was.
+    @discardableResult
+    public static func replace(
+        _ path: String, options: Options = Options(), producing produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> stat {
         guard !path.isEmpty else { throw FileWriteError(operation: "open", path: path, systemError: .noSuchFileOrDirectory) }
         let directory = directoryName(path)
         if options.createsDirectories { try makeDirectories(directory) }
@@ -53,7 +69,7 @@ public enum AtomicFile {
         } else if !options.appliesUmask {
             _ = fchmod(fd, options.newFileMode & 0o7777)
         }
-        try FileOutput.writeAll(bytes, to: fd, path: path)
+        try produce { bytes throws(FileWriteError) in try FileOutput.writeAll(bytes, to: fd, path: path) }
         // With delayed allocation, ENOSPC and EIO may surface only here: the rename must wait for this.
         try check("fsync", path, SystemCall.nothing { fsync(fd) })
         var st = stat()

@@ -15,6 +15,20 @@ extension AtomicFile {
     /// - straight into an existing FIFO, device or socket;
     /// - atomically into anything else.
     public static func writeFollowingLinks(_ path: String, with bytes: [UInt8], options: Options = Options()) throws(FileWriteError) {
+        do {
+            try writeFollowingLinks(path, options: options) { write in try bytes.withUnsafeBytes { try write($0) } }
+        } catch let error as FileWriteError {
+            throw error
+        } catch {
+            preconditionFailure("only the file's own writes can fail here: \(error)")
+        }
+    }
+
+    /// `writeFollowingLinks(_:with:options:)` with contents made piece by piece (see `replace(_:options:producing:)`):
+    /// an error of `produce` is thrown as it is, and a regular file is then left as it was.
+    public static func writeFollowingLinks(
+        _ path: String, options: Options = Options(), producing produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         var st = stat()
         let status = SystemCall.nothing { stat(path, &st) }
         if case .failure(.tooManySymbolicLinkLevels) = status {
@@ -29,7 +43,7 @@ extension AtomicFile {
             guard let target = followingLinks(path) else {
                 throw FileWriteError(operation: "open", path: path, systemError: .tooManySymbolicLinkLevels)
             }
-            try replace(target, with: bytes, options: options)
+            try replace(target, options: options, producing: produce)
             return
         }
         let fd: Int32
@@ -38,7 +52,17 @@ extension AtomicFile {
         case .failure(let error): throw FileWriteError(operation: "open", path: path, systemError: error)
         }
         defer { close(fd) }
-        try FileOutput.writeAll(bytes, to: fd, path: path)
+        try produce { bytes throws(FileWriteError) in try FileOutput.writeAll(bytes, to: fd, path: path) }
+    }
+
+    /// Whether `writeFollowingLinks` would replace a file at `path` atomically (a regular file, a directory's name or
+    /// nothing yet), rather than write into an open descriptor, FIFO or device: only then may the output be made
+    /// while its input, possibly the same file, is still being read.
+    public static func replacesAtomically(_ path: String) -> Bool {
+        var st = stat()
+        guard case .success = SystemCall.nothing({ stat(path, &st) }) else { return true }
+        let kind = st.st_mode & S_IFMT
+        return descriptorAppends(path) == nil && (kind == S_IFREG || kind == S_IFDIR)
     }
 
     /// `path` with the symbolic links of its last component followed, where a write should go (a dangling link

@@ -7,10 +7,19 @@ struct RawOutput {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// Where full buffers go when the output streams (`OutputDrain`); nil keeps everything in memory.
+    var drain: OutputDrain?
 
     init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+    }
+
+    /// Hands what is buffered to the drain (at the end of a streamed document).
+    mutating func flush() {
+        guard let drain, count > 0 else { return }
+        drain.take(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
     }
 
     /// The bytes written, as an array; frees the buffer. The value must not be used afterwards.
@@ -37,7 +46,16 @@ struct RawOutput {
         if count + n > capacity { grow(count + n) }
     }
 
-    @inline(never) private mutating func grow(_ needed: Int) {
+    @inline(never) private mutating func grow(_ wanted: Int) {
+        var needed = wanted
+        if let drain, count > 0 {
+            // Streaming: hand the full buffer on and start again at its beginning.
+            let extra = needed - count
+            drain.take(UnsafeRawBufferPointer(start: base, count: count))
+            count = 0
+            if extra <= capacity { return }
+            needed = extra
+        }
         // Quadrupling: fewer copies and fresh pages on the way to a large document; the buffer is freed at `finish`.
         var newCapacity = max(capacity * 4, 64)
         while newCapacity < needed { newCapacity *= 4 }
@@ -135,5 +153,30 @@ struct RawOutput {
             i += 1
         }
         if n > start { append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n])) }
+    }
+}
+
+/// Where a streaming writer's output goes, a buffer at a time: a file being written, standard output. The first
+/// failure is kept (`error`) and later buffers are dropped; the writer's driver checks it and stops.
+final class OutputDrain {
+    private let write: (UnsafeRawBufferPointer) throws -> Void
+    /// The first write that failed.
+    private(set) var error: (any Error)?
+    /// Bytes handed on so far.
+    private(set) var written = 0
+
+    /// Buffers of about this size are handed on.
+    static let bufferSize = 1 << 20
+
+    init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.write = write }
+
+    func take(_ bytes: UnsafeRawBufferPointer) {
+        guard error == nil else { return }
+        do {
+            try write(bytes)
+            written += bytes.count
+        } catch {
+            self.error = error
+        }
     }
 }

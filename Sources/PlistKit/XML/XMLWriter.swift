@@ -32,8 +32,12 @@ struct XMLWriterSink: PlistEventSink {
     private var containers: [ContainerState] = []
     private enum ContainerState { case open, writtenEmpty, openingPending }
 
-    init(maxDepth: Int) {
+    init(maxDepth: Int, drain: OutputDrain? = nil) {
         self.maxDepth = maxDepth
+        if let drain {
+            out = RawOutput(capacity: OutputDrain.bufferSize)
+            out.drain = drain
+        }
         out.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -47,6 +51,14 @@ struct XMLWriterSink: PlistEventSink {
     mutating func finish() -> [UInt8] {
         out.append("</plist>\n")
         return out.finish()
+    }
+}
+
+extension XMLWriterSink: StreamingWriterSink {
+    mutating func finishStream() {
+        out.append("</plist>\n")
+        out.flush()
+        out.discard()
     }
 
     private var depth: Int { containers.count }

@@ -1,0 +1,77 @@
+/// Stands between a stream and its writer so that a conversion fails as the tree path fails: a value the output format
+/// cannot hold is an error only once the whole input has been read without one (the tree reader reads everything
+/// before anything is written). The first error the writer throws is kept, with its full key path, and the writer gets
+/// nothing more; errors from the input itself pass as they come.
+struct DeferredWriteErrorSink<Writer: PlistEventSink>: PlistEventSink {
+    var writer: Writer
+    /// The writer's first error, with the key path of the value it refused.
+    private(set) var deferred: PlistError?
+    /// Where the stream is: per open container, the next array index or the current key.
+    private var path: [(index: Int, key: String?)] = []
+
+    init(_ writer: Writer) { self.writer = writer }
+
+    static var wantsExactRanges: Bool { Writer.wantsExactRanges }
+
+    private var currentPath: [String] {
+        path.map { $0.key ?? String($0.index) }
+    }
+
+    /// Runs `body` on the writer unless it has failed; a failure is kept (not thrown) with the stream's key path.
+    @inline(__always)
+    private mutating func send(_ body: (inout Writer) throws -> Void) {
+        guard deferred == nil else { return }
+        do {
+            try body(&writer)
+        } catch let e as PlistError {
+            var e = e
+            let components = currentPath + (e.keyPath?.components ?? [])
+            if !components.isEmpty { e.keyPath = KeyPath(components: components) }
+            deferred = e
+        } catch {
+            deferred = PlistError(.io, "\(error)", keyPath: KeyPath(components: currentPath))
+        }
+    }
+
+    /// A value (scalar or container) is complete: the next one in an array has the next index.
+    @inline(__always)
+    private mutating func valueEnded() {
+        guard !path.isEmpty else { return }
+        if path[path.count - 1].key == nil { path[path.count - 1].index += 1 }
+    }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws {
+        send { try $0.beginArray(count: count, at: range) }
+        path.append((0, nil))
+    }
+
+    mutating func endArray(at range: Range<Int>) throws {
+        _ = path.popLast()
+        send { try $0.endArray(at: range) }
+        valueEnded()
+    }
+
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
+        send { try $0.beginDictionary(count: count, at: range) }
+        path.append((0, ""))
+    }
+
+    mutating func endDictionary(at range: Range<Int>) throws {
+        _ = path.popLast()
+        send { try $0.endDictionary(at: range) }
+        valueEnded()
+    }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        let k = key
+        if !path.isEmpty { path[path.count - 1].key = k }
+        send { try $0.key(k, at: range) }
+    }
+
+    mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
+        send { try $0.value(value, at: range) }
+        valueEnded()
+    }
+
+    mutating func declareDistinctKeys() { writer.declareDistinctKeys() }
+}

@@ -1,0 +1,126 @@
+/// Puts each dictionary's entries in a writer's key order on the way to it, and applies the tree's policies a writer
+/// would otherwise not see (repeated keys, `CF$UID` dictionaries of text formats), so a document streamed from a
+/// text reader to a writer gives the bytes the tree would.
+///
+/// A reader sends a dictionary's entries in document order, and a key order needs a dictionary's keys before its
+/// values: a dictionary's events, with everything inside it, are kept in an `EventLog` (in memory, then in a
+/// temporary file) until the dictionary ends; then its keys are read back and ordered, and each entry replayed in
+/// that order — nested dictionaries the same way. Arrays outside any dictionary pass straight through.
+struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEventSink {
+    var downstream: Downstream
+    private let log: EventLog
+    private let duplicateKeys: DuplicateKeyPolicy
+    private let collapsesUIDDictionaries: Bool
+    private let format: PlistFormat
+    /// Open containers being logged (0: events pass through).
+    private var depth = 0
+
+    init(_ downstream: Downstream, readOptions: PlistReadOptions, format: PlistFormat, log: EventLog = EventLog()) {
+        self.downstream = downstream
+        self.log = log
+        duplicateKeys = readOptions.duplicateKeys
+        collapsesUIDDictionaries = PlistTreeBuilder.collapsesUIDDictionaries(in: format)
+        self.format = format
+    }
+
+    private static var here: Range<Int> { Range(uncheckedBounds: (0, 0)) }
+
+    mutating func beginArray(count: Int?, at range: Range<Int>) throws {
+        guard depth > 0 else { return try downstream.beginArray(count: count, at: range) }
+        try log.append(.beginArray)
+        depth += 1
+    }
+
+    mutating func endArray(at range: Range<Int>) throws {
+        guard depth > 0 else { return try downstream.endArray(at: range) }
+        try log.append(.endArray)
+        depth -= 1
+    }
+
+    mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
+        if depth == 0 { log.removeAll() }
+        try log.append(.beginDictionary)
+        depth += 1
+    }
+
+    mutating func endDictionary(at range: Range<Int>) throws {
+        try log.append(.endDictionary)
+        depth -= 1
+        guard depth == 0 else { return }
+        var reader = EventLog.Reader(log, at: 0)
+        _ = try reader.next()  // the dictionary's beginning
+        try replayDictionary(&reader)
+    }
+
+    mutating func key(_ key: consuming String, at range: Range<Int>) throws {
+        try log.appendKey(key, at: range.lowerBound)
+    }
+
+    mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
+        guard depth > 0 else { return try downstream.value(value, at: range) }
+        try log.append(value)
+    }
+
+    // MARK: Replay
+
+    /// Replays the value whose first record was `first` (the reader is after it).
+    private mutating func replayValue(_ first: PlistEvent, _ reader: inout EventLog.Reader) throws {
+        switch first {
+        case .beginDictionary:
+            try replayDictionary(&reader)
+        case .beginArray:
+            try downstream.beginArray(count: nil, at: Self.here)
+            var i = 0
+            while true {
+                let next = try reader.next()
+                if case .endArray = next { break }
+                do {
+                    try replayValue(next, &reader)
+                } catch let e as PlistError {
+                    throw e.inside(String(i))
+                }
+                i += 1
+            }
+            try downstream.endArray(at: Self.here)
+        case .value(let v):
+            try downstream.value(v, at: Self.here)
+        case .key, .endArray, .endDictionary:
+            throw PlistError(.io, "the event log holds a \(first) where a value belongs")
+        }
+    }
+
+    /// Replays a dictionary (the reader is after its beginning; it is left after its end) in key order.
+    private mutating func replayDictionary(_ reader: inout EventLog.Reader) throws {
+        // Where each entry's value starts, found by skipping the values.
+        var entries: [(key: String, value: Int, offset: Int)] = []
+        while true {
+            let next = try reader.next()
+            if case .endDictionary = next { break }
+            guard case .key(let key) = next else { throw PlistError(.io, "the event log holds a value where a key belongs") }
+            let start = reader.position
+            try reader.skipValue(startingWith: try reader.next())
+            entries.append((key, start, reader.keyOffset))
+        }
+        if collapsesUIDDictionaries, entries.count == 1 {
+            var value = reader.moved(to: entries[0].value)
+            if case .value(let v) = try value.next(), let uid = PlistTreeBuilder.uid(standingFor: entries[0].key, v) {
+                return try downstream.value(.uid(uid), at: Self.here)
+            }
+        }
+        let ordered = try orderedEntries(
+            Order.self, count: entries.count, policy: duplicateKeys, format: format, offset: { entries[$0].offset }
+        ) { entries[$0].key }.map { (key: entries[$0.key].key, value: entries[$0.value].value) }
+        try downstream.beginDictionary(count: ordered.count, at: Self.here)
+        downstream.declareDistinctKeys()
+        for entry in ordered {
+            do {
+                try downstream.key(entry.key, at: Self.here)
+                var value = reader.moved(to: entry.value)
+                try replayValue(try value.next(), &value)
+            } catch let e as PlistError {
+                throw e.inside(entry.key)
+            }
+        }
+        try downstream.endDictionary(at: Self.here)
+    }
+}

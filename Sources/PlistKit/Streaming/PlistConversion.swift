@@ -1,0 +1,171 @@
+/// A writer that can stream: its output goes to an `OutputDrain` a buffer at a time.
+protocol StreamingWriterSink: PlistEventSink {
+    /// Ends the document and hands what is left to the drain.
+    mutating func finishStream()
+}
+
+extension PropertyList {
+    /// Converts a document to `format` as it is read, without building its tree: the reader's events go straight to
+    /// the writer, and the output goes to `output` a buffer (about 1 MiB) at a time. The bytes are those
+    /// `write(read(input), format:)` gives, and so are the errors: a value the format cannot hold is reported only
+    /// once the whole input has been read.
+    ///
+    /// Keys in a writer's order need a dictionary's keys before its values: binary input is read keys first (the
+    /// offset table gives them); text input keeps each dictionary's events in an `EventLog`, spilled to a temporary
+    /// file past a bound, until the dictionary ends (`KeyOrderingSink`). Binary output still needs every value to
+    /// unique them, and goes through the tree.
+    /// - Returns: the format of the input.
+    @discardableResult
+    public static func convert(
+        _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
+        readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
+        do {
+            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: 8 << 20,
+                               sharingAllowance: sharingAllowance, output: output)
+        } catch let failure as StreamWriteFailure {
+            throw failure.error
+        }
+    }
+
+    /// How many bytes of decoding beyond the tree reader's budget a binary document's shared subtrees may expand to
+    /// when streamed (a writer sends a shared subtree each time it is referred to; a tree holds it once).
+    static let sharingAllowance = 256 << 20
+
+    /// `convert`, with the memory an `EventLog` may hold before it spills to a file and the sharing allowance
+    /// (tests make them small); the writer's errors come as `StreamWriteFailure`.
+    static func convert(
+        _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions, readOptions: PlistReadOptions,
+        eventLogMemory: Int, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
+        if readOptions.allowGzip, Gzip.isGzip(input) {
+            let inflated = try Gzip.inflate(input, limit: readOptions.maxDecompressedSize)
+            return try inflated.withUnsafeBytes {
+                try convert($0, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, output: output)
+            }
+        }
+        guard input.count <= readOptions.maxInputSize else {
+            throw PlistError(.sizeLimit, "input is \(input.count) bytes, more than the limit of \(readOptions.maxInputSize)")
+        }
+        guard !input.isEmpty else {
+            throw PlistError(.truncated, "empty input: zero bytes are not a property list", offset: 0)
+        }
+        if format == .binary {
+            let (value, inputFormat) = try read(input, options: readOptions)
+            let bytes: [UInt8]
+            do {
+                bytes = try writeBytes(value, format: .binary, options: options)
+            } catch let error as PlistError {
+                throw StreamWriteFailure(error: error)
+            }
+            try bytes.withUnsafeBytes(output)
+            return inputFormat
+        }
+        return try withoutActuallyEscaping(output) { output in
+            let drain = OutputDrain(output)
+            let inputFormat: PlistFormat
+            switch format {
+            case .xml:
+                var writer = XMLWriterSink(maxDepth: options.maxDepth, drain: drain)
+                inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+            case .json:
+                var writer = JSONWriterSink(pretty: options.prettyPrinted, maxDepth: options.maxDepth, drain: drain)
+                inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: JSONKeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+            case .openStep, .gnustep:
+                var out = OpenStepTextOutput(capacity: OutputDrain.bufferSize)
+                out.drain = drain
+                var writer = OpenStepWriterSink(gnustep: format == .gnustep, options: options, out: out)
+                do {
+                    inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                } catch var failure as StreamWriteFailure {
+                    // The writer's own errors name no format, as in the tree path.
+                    if failure.error.format == nil { failure.error.format = format }
+                    throw failure
+                }
+            case .strings:
+                var writer = StringsWriterSink(lossy: options.lossy, drain: drain)
+                do {
+                    inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                } catch var failure as StreamWriteFailure {
+                    if failure.error.format == nil { failure.error.format = .strings }
+                    throw failure
+                }
+            case .binary:
+                preconditionFailure("binary output goes through the tree, above")
+            }
+            if let error = drain.error { throw error }
+            return inputFormat
+        }
+    }
+
+    /// Streams `input` into `writer` with dictionaries in `Order` (when `sorted`) or in document order, and finishes
+    /// the output.
+    private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
+        _ input: UnsafeRawBufferPointer, eventLogMemory: Int, sharingAllowance: Int, sortedBy order: Order.Type, if sorted: Bool,
+        readOptions: PlistReadOptions, into writer: inout Writer
+    ) throws -> PlistFormat {
+        let log = EventLog(memoryLimit: eventLogMemory)
+        let inputFormat = sorted
+            ? try stream(input, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+            : try stream(input, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+        writer.finishStream()
+        return inputFormat
+    }
+
+    private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
+        _ input: UnsafeRawBufferPointer, order: Order.Type, readOptions: PlistReadOptions, log: EventLog, sharingAllowance: Int,
+        into writer: inout Writer
+    ) throws -> PlistFormat {
+        let detected = PlistFormat.detection(of: input).format ?? .openStep
+        guard readOptions.allowedFormats.contains(detected) else {
+            throw PlistError(.unsupportedFormat, "\(detected.displayName) input is not allowed by the read options", format: detected)
+        }
+        var deferring = DeferredWriteErrorSink(writer)
+        defer { writer = deferring.writer }
+        let limits = ReadLimits(readOptions, format: detected)
+        var inputFormat = detected
+        if detected == .binary {
+            // Keys come first from the offset table: the source sends each dictionary in the writer's order.
+            let trailer = try BinaryTrailer(input, options: readOptions)
+            var limited = LimitingSink(deferring, limits: limits)
+            defer { deferring = limited.inner }
+            // A writer cannot stand in for a shared subtree, so it is sent again: the stream's budget allows the
+            // output that sharing legitimately expands to, and stops a hostile file's exponential one.
+            let treeBudget = BinaryEventSource<LimitingSink<DeferredWriteErrorSink<Writer>>, Order>.treeBudget(trailer)
+            let streamBudget = treeBudget + sharingAllowance
+            do {
+                let left = try BinaryEventSource<_, Order>.run(input, trailer: trailer, options: readOptions, byOffset: false,
+                                                               budget: streamBudget, into: &limited)
+                // The tree remembers shared subtrees and spends no more than the stream: within its budget the
+                // tree reader accepts the file too. Past it, it decides (aliases and overlaps), as `read` would.
+                if streamBudget - left > treeBudget { _ = try BinaryReader.read(input, trailer: trailer, options: readOptions) }
+            } catch let exhausted as BinaryBudgetExhausted {
+                _ = try BinaryReader.read(input, trailer: trailer, options: readOptions)
+                throw PlistError(.sizeLimit, "shared subtrees would expand to more than \(sharingAllowance) bytes of reading",
+                                 format: .binary, offset: exhausted.offset)
+            }
+        } else {
+            let ordering = KeyOrderingSink<DeferredWriteErrorSink<Writer>, Order>(
+                deferring, readOptions: readOptions, format: detected, log: log)
+            var limited = LimitingSink(ordering, limits: limits)
+            defer { deferring = limited.inner.downstream }
+            switch detected {
+            case .xml: try XMLReader.parse(input, options: readOptions, into: &limited)
+            case .json: try JSONReader.parse(input, into: &limited)
+            default:
+                inputFormat = try OpenStepReader.parse(input, format: .openStep, into: &limited)
+                guard readOptions.allowedFormats.contains(inputFormat) else {
+                    throw PlistError(.unsupportedFormat, "\(inputFormat.displayName) input is not allowed by the read options", format: inputFormat)
+                }
+            }
+        }
+        if let error = deferring.deferred { throw StreamWriteFailure(error: error) }
+        return inputFormat
+    }
+}
+
+/// A conversion's error that came from the writer (the value has no form in the output format), not from the input:
+/// `plutil` words the two differently.
+struct StreamWriteFailure: Error {
+    var error: PlistError
+}

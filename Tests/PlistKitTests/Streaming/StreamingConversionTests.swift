@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import PlistKit
+import TestSupport
+
+/// Streamed conversion against the tree path: for every input and every output, the same bytes or the same error.
+@Suite struct StreamingConversionTests {
+    enum Outcome: Equatable, CustomStringConvertible {
+        case bytes([UInt8])
+        case failure(PlistError)
+
+        var description: String {
+            switch self {
+            case .bytes(let b): return "\(b.count) bytes: \(String(decoding: b.prefix(300), as: UTF8.self))"
+            case .failure(let e): return "error \(e)"
+            }
+        }
+    }
+
+    static func tree(_ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions) -> Outcome {
+        do {
+            return .bytes(try PropertyList.writeBytes(try PropertyList.read(input, options: read).value, format: format, options: options))
+        } catch let e as PlistError {
+            return .failure(e)
+        } catch {
+            return .failure(PlistError(.io, "\(error)"))
+        }
+    }
+
+    /// `eventLogMemory` small makes the event log spill to its file at once.
+    static func streamed(
+        _ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions, eventLogMemory: Int = 8 << 20,
+        sharingAllowance: Int = PropertyList.sharingAllowance
+    ) -> Outcome {
+        var out: [UInt8] = []
+        do {
+            try input.withUnsafeBytes { raw in
+                _ = try PropertyList.convert(raw, to: format, options: options, readOptions: read, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance) {
+                    out.append(contentsOf: $0)
+                }
+            }
+            return .bytes(out)
+        } catch let e as PlistError {
+            return .failure(e)
+        } catch let e as StreamWriteFailure {
+            return .failure(e.error)
+        } catch {
+            return .failure(PlistError(.io, "\(error)"))
+        }
+    }
+
+    static let outputs: [(PlistFormat, PlistWriteOptions)] = {
+        var list: [(PlistFormat, PlistWriteOptions)] = []
+        for format in [PlistFormat.xml, .json, .openStep, .gnustep, .strings, .binary] {
+            for sorted in [true, false] {
+                var o = PlistWriteOptions()
+                o.sortKeys = sorted
+                list.append((format, o))
+                if format == .json { o.prettyPrinted = true; list.append((format, o)) }
+                if format == .openStep || format == .strings { o.lossy = true; list.append((format, o)) }
+            }
+        }
+        return list
+    }()
+
+    static func expectSame(_ input: [UInt8], _ label: String, read: PlistReadOptions = PlistReadOptions(),
+                           eventLogMemory: Int = 8 << 20, sourceLocation: SourceLocation = #_sourceLocation) {
+        for (format, options) in outputs {
+            let expected = tree(input, format, options, read)
+            let got = streamed(input, format, options, read, eventLogMemory: eventLogMemory)
+            #expect(got == expected, "\(label) → \(format) sorted \(options.sortKeys) pretty \(options.prettyPrinted) lossy \(options.lossy)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func everyCorpusFileStreamsAsTheTreeWrites() throws {
+        var checked = 0
+        for entry in try CorpusTests.entries() {
+            let bytes = try [UInt8](Data(contentsOf: CorpusTests.root.appendingPathComponent(entry.path)))
+            Self.expectSame(bytes, entry.path)
+            checked += 1
+        }
+        #expect(checked > 150)
+    }
+
+    /// 1,000 seeded random values, written by every writer, converted to every format both ways.
+    @Test func randomDocumentsStreamAsTheTreeWrites() throws {
+        var config = RandomPlist.Config()
+        config.uids = true
+        config.float32 = true
+        for seed in 0..<1000 {
+            var generator = RandomPlist(seed: UInt64(seed), config: config)
+            let value = generator.value()
+            var options = PlistWriteOptions()
+            options.sortKeys = seed % 3 != 0
+            let format = [PlistFormat.xml, .binary, .json, .gnustep, .openStep][seed % 5]
+            var writeOptions = options
+            writeOptions.lossy = true
+            guard let input = try? PropertyList.writeBytes(value, format: format, options: writeOptions) else { continue }
+            // A small event log for some: its file is used.
+            Self.expectSame(input, "seed \(seed) from \(format)", eventLogMemory: seed % 4 == 0 ? 64 : 8 << 20)
+        }
+    }
+
+    /// Repeated keys follow the policy in a stream as in the tree, and CF$UID dictionaries of text become UIDs.
+    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
+    func treePoliciesHoldInAStream(_ policy: DuplicateKeyPolicy) throws {
+        var read = PlistReadOptions()
+        read.duplicateKeys = policy
+        for (_, bytes, _) in EventSeamTests.duplicateKeyDocuments {
+            Self.expectSame(bytes, "duplicates \(policy)", read: read)
+        }
+        let uid = Array("<plist><array><dict><key>CF$UID</key><integer>7</integer></dict></array></plist>".utf8)
+        Self.expectSame(uid, "CF$UID", read: read)
+    }
+
+    /// A value the output cannot hold is reported only after the input was read: a syntax error later in the file
+    /// wins, as in the tree path.
+    @Test func readErrorsComeBeforeWriteErrors() throws {
+        let bytes = Array("<plist><array><date>2024-01-01T00:00:00Z</date><integer>x</integer></array></plist>".utf8)
+        guard case .failure(let e) = Self.streamed(bytes, .json, PlistWriteOptions(), PlistReadOptions()) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(e.kind == .invalidValue && e.format == .xml, "\(e)")
+        Self.expectSame(bytes, "date then bad integer")
+    }
+
+    /// The output goes out in buffers as it is made: a large document reaches the output callback more than once,
+    /// and a failing callback stops the conversion with its error.
+    @Test func outputIsHandedOnInBuffers() throws {
+        var entries = PlistDictionary()
+        for i in 0..<60_000 { entries["key \(i)"] = .string(String(repeating: "v", count: 40)) }
+        let input = try PropertyList.writeBytes(["Tracks": .dictionary(entries)], format: .xml)
+        var calls = 0
+        var total: [UInt8] = []
+        try input.withUnsafeBytes { raw in
+            _ = try PropertyList.convert(raw, to: .json) { total += $0; calls += 1 }
+        }
+        #expect(calls > 1)
+        #expect(total == (try PropertyList.writeBytes(try PropertyList.read(input).value, format: .json)))
+        struct Full: Error {}
+        #expect(throws: Full.self) {
+            try input.withUnsafeBytes { raw in _ = try PropertyList.convert(raw, to: .xml) { _ in throw Full() } }
+        }
+    }
+
+    /// A small binary file whose arrays each hold the previous one twice (2^40 leaves as a tree of 41 shared
+    /// objects): the tree reader accepts it, a stream would have to write every leaf, and stops at its allowance (1 MiB
+    /// here) with a size-limit error instead of running for ever; the same shape 12 deep streams in full.
+    @Test func exponentialSharingStopsAtTheAllowance() throws {
+        func doubling(_ depth: Int) -> [UInt8] {
+            var objects = [BinaryFixture.int(7)]
+            for level in 1...depth { objects.append(BinaryFixture.array([UInt64(level - 1), UInt64(level - 1)])) }
+            var fixture = BinaryFixture(objects)
+            fixture.top = UInt64(depth)
+            return fixture.bytes
+        }
+        let deep = doubling(40)
+        #expect(throws: Never.self) { try PropertyList.read(deep) }
+        let outcome = Self.streamed(deep, .json, PlistWriteOptions(), PlistReadOptions(), sharingAllowance: 1 << 20)
+        guard case .failure(let error) = outcome else {
+            Issue.record("streamed a 2^40-leaf document: \(outcome)")
+            return
+        }
+        #expect(error.kind == .sizeLimit)
+        #expect(error.format == .binary)
+        let shallow = doubling(12)
+        #expect(Self.streamed(shallow, .json, PlistWriteOptions(), PlistReadOptions(), sharingAllowance: 1 << 20)
+                == Self.tree(shallow, .json, PlistWriteOptions(), PlistReadOptions()))
+    }
+}
