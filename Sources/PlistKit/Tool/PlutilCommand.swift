@@ -82,6 +82,8 @@ struct PlutilRunner {
             if !invocation.silent { try standardOutput("\(path == "-" ? "<stdin>" : path): OK\n") }
         case .print:
             try standardOutput(humanReadable(try read(path).value, shownAs: path == "-" ? "<stdin>" : path))
+        case .convert(.plist(let format)) where format != .binary:
+            try convertStreaming(path, to: format)
         case .convert(let format):
             try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
@@ -175,6 +177,46 @@ struct PlutilRunner {
             try body()
         } catch let error as PlistError {
             throw FileFailure(error.message)
+        }
+    }
+
+    /// `-convert` to a text format: the reader's events go straight to the writer (`PropertyList.convert`), with no
+    /// tree. A file that is replaced atomically gets the output as it is made (the input, even the same file, is
+    /// mapped and stays whole until the rename); standard output, a FIFO, a device or a descriptor's name gets it
+    /// once the whole input has converted, so a failure writes nothing there, as before.
+    private func convertStreaming(_ path: String, to format: PlistFormat) throws {
+        let input = try map(path)
+        var options = PlistWriteOptions()
+        options.prettyPrinted = invocation.readable
+        options.lossy = invocation.lossy
+        func convert(_ output: (UnsafeRawBufferPointer) throws -> Void) throws {
+            do {
+                try input.withUnsafeBytes {
+                    _ = try PropertyList.convert($0, to: format, options: options, readOptions: PlistReadOptions(),
+                                                 eventLogMemory: 8 << 20, sharingAllowance: PropertyList.sharingAllowance,
+                                                 output: output)
+                }
+            } catch let error as PlistError {
+                throw FileFailure("(\(error))")
+            } catch let failure as StreamWriteFailure {
+                if format == .json, JSONWriterSink.isScalarRootRefusal(failure.error) {
+                    throw FileFailure("Invalid object in plist for JSON format")
+                }
+                throw FileFailure(failure.error.description)
+            }
+        }
+        let toStandardOutput = goesToStandardOutput(.plist(format), path)
+        let destination = invocation.outputPath ?? destinationPath(for: path, format: .plist(format))
+        guard !toStandardOutput, !destination.isEmpty, AtomicFile.replacesAtomically(destination) else {
+            var bytes: [UInt8] = []
+            try convert { bytes.append(contentsOf: $0) }
+            try deliver(bytes, as: .plist(format), for: path)
+            return
+        }
+        do {
+            try AtomicFile.writeFollowingLinks(destination) { write in try convert(write) }
+        } catch let error as FileWriteError {
+            throw FileFailure("(\(error.systemError.description))")
         }
     }
 
