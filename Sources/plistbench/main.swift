@@ -10,6 +10,7 @@ import Glibc
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
 //   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
 //   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
+//   plistbench generate|convert|lookup …                         (large files: streaming and the binary document)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -19,6 +20,9 @@ let usage = """
            plistbench preferences [--seconds S]
            plistbench bookmark [DIR]
            plistbench keyed-archive [--records N] [--rounds R] [write FILE | unarchive FILE]
+           plistbench generate xml|binary MIB FILE
+           plistbench convert stream|tree FORMAT IN OUT
+           plistbench lookup FILE KEYPATH [ITERATIONS]
 
     """
 if args.first == "compare" {
@@ -32,6 +36,8 @@ if args.first == "compare" {
     exit(KeyedArchiveBench.run(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
+} else if let mode = args.first, ["generate", "convert", "lookup"].contains(mode) {
+    exit(StreamBench.run(mode, Array(args.dropFirst())))
 } else if args.first == "bookmark" {
     exit(BookmarkBench.main(Array(args.dropFirst())))
 } else if args.count == 4 {
