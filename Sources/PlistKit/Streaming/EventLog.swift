@@ -161,7 +161,8 @@ final class EventLog {
         /// Makes `n` bytes from `position` available in the window.
         private mutating func ensure(_ n: Int) throws {
             if position >= windowStart, position + n <= windowStart + window.count { return }
-            let size = max(n, 1 << 16)
+            // Small: a sorted replay jumps from entry to entry, and each jump reads a new window.
+            let size = max(n, 4096)
             window = try log.read(from: position, count: size)
             windowStart = position
             guard window.count >= n else {
@@ -247,25 +248,23 @@ final class EventLog {
     private func read(from offset: Int, count: Int) throws -> [UInt8] {
         let end = min(offset + count, self.count)
         guard offset < end else { return [] }
-        var out = [UInt8](repeating: 0, count: end - offset)
-        var filled = 0
-        if offset < fileLength {
-            let fromFile = min(end, fileLength) - offset
-            try out.withUnsafeMutableBytes { raw in
+        return try [UInt8](unsafeUninitializedCapacity: end - offset) { out, initialized in
+            var filled = 0
+            if offset < fileLength {
+                let fromFile = min(end, fileLength) - offset
                 while filled < fromFile {
-                    let n = try SystemCall.value { [filled] in pread(file, raw.baseAddress! + filled, fromFile - filled, off_t(offset + filled)) }.get()
+                    let n = try SystemCall.value { [filled] in pread(file, out.baseAddress! + filled, fromFile - filled, off_t(offset + filled)) }.get()
                     if n == 0 { break }
                     filled += n
                 }
             }
-        }
-        if end > fileLength {
-            let from = max(offset, fileLength) - fileLength
-            let n = end - max(offset, fileLength)
-            out.withUnsafeMutableBufferPointer { o in
-                buffer.withUnsafeBufferPointer { b in (o.baseAddress! + filled).update(from: b.baseAddress! + from, count: n) }
+            if end > fileLength, filled == max(0, min(end, fileLength) - offset) {
+                let from = max(offset, fileLength) - fileLength
+                let n = end - max(offset, fileLength)
+                buffer.withUnsafeBufferPointer { b in (out.baseAddress! + filled).initialize(from: b.baseAddress! + from, count: n) }
+                filled += n
             }
+            initialized = filled
         }
-        return out
     }
 }
