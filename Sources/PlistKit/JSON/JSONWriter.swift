@@ -43,12 +43,15 @@ struct JSONWriterSink: StreamingWriterSink {
         self.pretty = pretty
         self.maxDepth = maxDepth
         if let drain {
+            out.discard()  // the default buffer, replaced by a drain-sized one
             out = RawOutput(capacity: OutputDrain.bufferSize)
             out.drain = drain
         }
     }
 
     private var depth: Int { firstChild.count }
+
+    mutating func abandonStream() { out.discard() }
 
     mutating func finishStream() {
         out.flush()

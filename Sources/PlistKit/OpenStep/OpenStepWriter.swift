@@ -70,6 +70,8 @@ struct OpenStepWriterSink: StreamingWriterSink {
         out.append(0x0A)
     }
 
+    mutating func abandonStream() { out.discard() }
+
     mutating func finishStream() {
         finishDocument()
         out.flush()

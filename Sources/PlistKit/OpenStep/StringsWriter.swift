@@ -20,10 +20,13 @@ struct StringsWriterSink: StreamingWriterSink {
     init(lossy: Bool, drain: OutputDrain? = nil) {
         self.lossy = lossy
         if let drain {
+            out.discard()  // the default buffer, replaced by a drain-sized one
             out = OpenStepTextOutput(capacity: OutputDrain.bufferSize)
             out.drain = drain
         }
     }
+
+    mutating func abandonStream() { out.discard() }
 
     mutating func finishStream() {
         out.flush()

@@ -2,6 +2,8 @@
 protocol StreamingWriterSink: PlistEventSink {
     /// Ends the document and hands what is left to the drain.
     mutating func finishStream()
+    /// Frees the output buffer of a conversion that failed.
+    mutating func abandonStream()
 }
 
 extension PropertyList {
@@ -105,9 +107,15 @@ extension PropertyList {
         readOptions: PlistReadOptions, into writer: inout Writer
     ) throws -> PlistFormat {
         let log = EventLog(memoryLimit: eventLogMemory)
-        let inputFormat = sorted
-            ? try stream(input, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
-            : try stream(input, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+        let inputFormat: PlistFormat
+        do {
+            inputFormat = sorted
+                ? try stream(input, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+                : try stream(input, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+        } catch {
+            writer.abandonStream()
+            throw error
+        }
         writer.finishStream()
         return inputFormat
     }
@@ -139,6 +147,10 @@ extension PropertyList {
                 // The tree remembers shared subtrees and spends no more than the stream: within its budget the
                 // tree reader accepts the file too. Past it, it decides (aliases and overlaps), as `read` would.
                 if streamBudget - left > treeBudget { _ = try BinaryReader.read(input, trailer: trailer, options: readOptions) }
+            } catch let error as PlistError {
+                // The stream spends more budget than the tree: the tree reader may have failed earlier, elsewhere.
+                _ = try BinaryReader.read(input, trailer: trailer, options: readOptions)
+                throw error
             } catch let exhausted as BinaryBudgetExhausted {
                 _ = try BinaryReader.read(input, trailer: trailer, options: readOptions)
                 throw PlistError(.sizeLimit, "shared subtrees would expand to more than \(sharingAllowance) bytes of reading",

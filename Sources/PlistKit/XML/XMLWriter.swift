@@ -35,6 +35,7 @@ struct XMLWriterSink: PlistEventSink {
     init(maxDepth: Int, drain: OutputDrain? = nil) {
         self.maxDepth = maxDepth
         if let drain {
+            out.discard()  // the default buffer, replaced by a drain-sized one
             out = RawOutput(capacity: OutputDrain.bufferSize)
             out.drain = drain
         }
@@ -55,6 +56,8 @@ struct XMLWriterSink: PlistEventSink {
 }
 
 extension XMLWriterSink: StreamingWriterSink {
+    mutating func abandonStream() { out.discard() }
+
     mutating func finishStream() {
         out.append("</plist>\n")
         out.flush()
