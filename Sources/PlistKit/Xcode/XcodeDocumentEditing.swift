@@ -123,7 +123,10 @@ extension PlistTextDocument {
     func xcodeRefreshComments(_ text: [UInt8], oldValue: PlistValue, newValue: PlistValue) throws -> [UInt8] {
         let old = xcodeComments(oldValue), new = xcodeComments(newValue)
         var changed: [String: String?] = [:]
-        for (id, comment) in old.byID where new[id] != comment { changed[id] = new[id] }
+        // Objects the edit removed keep their comments where they are still referred to (removing references is
+        // the caller's decision, not a layout rule).
+        let surviving = XcodeComments.objects(of: newValue)
+        for (id, comment) in old.byID where new[id] != comment && surviving?[id] != nil { changed[id] = new[id] }
         guard !changed.isEmpty else { return text }
         guard let parsed = try? text.withUnsafeBytes({ try Self.parse($0, options: options) }) else { return text }
         var shadow = self
