@@ -157,14 +157,39 @@ extension PlistTextDocument {
 
     func span(_ i: Int, in t: TextBytes) -> Span {
         let n = nodes[i]
-        let start = n.keyStart >= 0 ? Int(n.keyStart) : Int(n.start)
-        let valueEnd = Int(n.end)
-        if t.isXML { return Span(start: start, end: valueEnd, valueEnd: valueEnd, hasSeparator: false) }
+        var start = n.keyStart >= 0 ? Int(n.keyStart) : Int(n.start)
+        var valueEnd = Int(n.end)
+        if t.isXML {
+            if n.parent >= 0 {
+                let wrapped = xmlPlistWrapper(Int(n.start)..<valueEnd, t: t)
+                if n.keyStart < 0 { start = wrapped.lowerBound }
+                valueEnd = wrapped.upperBound
+            }
+            return Span(start: start, end: valueEnd, valueEnd: valueEnd, hasSeparator: false)
+        }
         let p = t.skipTrivia(valueEnd)
         if p < t.count, bytes[p] == (n.keyStart >= 0 ? 0x3B : 0x2C) {
             return Span(start: start, end: p + 1, valueEnd: valueEnd, hasSeparator: true)
         }
         return Span(start: start, end: valueEnd, valueEnd: valueEnd, hasSeparator: false)
+    }
+
+    /// `range` widened over the `<plist>` … `</plist>` elements it is nested in (a nested `<plist>` stands for the
+    /// value it holds).
+    func xmlPlistWrapper(_ range: Range<Int>, t: TextBytes) -> Range<Int> {
+        var r = range
+        while true {
+            var b = r.lowerBound
+            while b > 0, bytes[b - 1] == 0x20 || (bytes[b - 1] >= 0x09 && bytes[b - 1] <= 0x0D) { b -= 1 }
+            guard b > 0, bytes[b - 1] == 0x3E else { return r }
+            var open = b - 1
+            while open > 0, bytes[open] != 0x3C { open -= 1 }
+            guard bytes[open...].starts(with: Array("<plist".utf8)) else { return r }
+            let after = t.skipTrivia(r.upperBound)
+            let close = Array("</plist>".utf8)
+            guard bytes[after...].starts(with: close) else { return r }
+            r = open..<(after + close.count)
+        }
     }
 
     func withText<R>(_ body: (TextBytes) throws -> R) rethrows -> R {
@@ -208,7 +233,8 @@ extension PlistTextDocument {
             if let first = spans.first {
                 multiLine = t.isFirstOnLine(first.start) && (j < spans.count ? t.isFirstOnLine(spans[j].start) : t.isLastOnLine(spans[spans.count - 1].end))
             } else {
-                multiLine = t.hasLineBreak(Int(container.openEnd)..<Int(container.closeStart)) && t.isFirstOnLine(Int(container.closeStart))
+                multiLine = container.openEnd < container.closeStart
+                    && t.hasLineBreak(Int(container.openEnd)..<Int(container.closeStart)) && t.isFirstOnLine(Int(container.closeStart))
             }
             let closeIndent = t.indent(of: Int(container.closeStart))
             let childIndent: [UInt8]
@@ -412,7 +438,44 @@ extension PlistTextDocument {
         let tail = Array("\n</plist>\n".utf8)
         guard let h = doc.firstRange(of: head), doc.count >= tail.count, Array(doc.suffix(tail.count)) == tail else { return doc }
         let body = Array(doc[h.upperBound..<(doc.count - tail.count)])
-        return reindent(body, levelWidth: 1, space: 0x09, indent: indent, unit: unit, newline: newline)
+        return reindentXML(body, indent: indent, unit: unit, newline: newline)
+    }
+
+    /// Lines after the first get `indent` plus `unit` per leading tab, except line breaks inside an element's text
+    /// (a string holding a newline), which are kept as they are.
+    private func reindentXML(_ text: [UInt8], indent: [UInt8], unit: [UInt8], newline: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        var inText = false
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            if c == 0x3C {
+                if i + 1 < text.count, text[i + 1] == 0x2F {
+                    inText = false
+                } else {
+                    var j = i + 1
+                    while j < text.count, text[j] != 0x3E { j += 1 }
+                    let name = text[(i + 1)..<j]
+                    inText = !(name.last == 0x2F) && name != Array("array".utf8)[...] && name != Array("dict".utf8)[...]
+                }
+                out.append(c)
+                i += 1
+                continue
+            }
+            if c == 0x0A, !inText {
+                out += newline
+                i += 1
+                var tabs = 0
+                while i < text.count, text[i] == 0x09 { tabs += 1; i += 1 }
+                out += indent
+                for _ in 0..<tabs { out += unit }
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return out
     }
 
     /// Lines after the first get `indent` plus `unit` per level (a level is `levelWidth` leading `space` bytes).
