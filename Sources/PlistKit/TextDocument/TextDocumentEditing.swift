@@ -73,8 +73,8 @@ extension PlistTextDocument {
     /// Removes the value at `path` (`plutil -remove`) with its key and separator; a line left empty goes with it.
     @discardableResult
     public mutating func remove(at path: KeyPath) throws -> PlistValue {
-        let removed = try value.value(at: path)
         let expected = try value.removing(at: path)
+        let removed = value[path: path] ?? .bool(false)
         let (parent, last) = try parentNode(of: path)
         let targets: [Int]
         switch nodes[parent].kind {
@@ -433,6 +433,20 @@ extension PlistTextDocument {
     private func xmlFragment(_ v: PlistValue, indent: [UInt8], unit: [UInt8], newline: [UInt8]) throws -> [UInt8] {
         var o = PlistWriteOptions()
         o.sortKeys = false
+        if unit == [0x09], newline == [0x0A], indent.allSatisfy({ $0 == 0x09 }) {
+            // Written at its depth (inside as many arrays), so that data lines wrap as Core Foundation wraps them there.
+            var wrapped = v
+            for _ in 0..<indent.count { wrapped = .array([wrapped]) }
+            let doc = try XMLWriter.write(wrapped, options: o)
+            var lines = doc.split(separator: 0x0A, omittingEmptySubsequences: false)
+            // Prolog (3 lines) and openers before the value; closers, `</plist>` and the final empty line after it.
+            let head = 3 + indent.count, tail = indent.count + 2
+            if lines.count > head + tail {
+                lines = Array(lines[head..<(lines.count - tail)])
+                lines[0] = lines[0].dropFirst(indent.count)
+                return Array(lines.joined(separator: [0x0A]))
+            }
+        }
         let doc = try XMLWriter.write(v, options: o)
         let head = Array("<plist version=\"1.0\">\n".utf8)
         let tail = Array("\n</plist>\n".utf8)
