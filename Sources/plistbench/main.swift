@@ -10,6 +10,7 @@ import Glibc
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
 //   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
 //   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
+//   plistbench text-document [--iterations N] FILE...             (PlistTextDocument parse+write vs the plain path)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -19,6 +20,7 @@ let usage = """
            plistbench preferences [--seconds S]
            plistbench bookmark [DIR]
            plistbench keyed-archive [--records N] [--rounds R] [write FILE | unarchive FILE]
+           plistbench text-document [--iterations N] FILE...
 
     """
 if args.first == "compare" {
@@ -30,6 +32,8 @@ if args.first == "compare" {
     exit(runCodableProfile(Array(args.dropFirst())))
 } else if args.first == "keyed-archive" {
     exit(KeyedArchiveBench.run(Array(args.dropFirst())))
+} else if args.first == "text-document" {
+    exit(TextDocumentBench.run(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
 } else if args.first == "bookmark" {

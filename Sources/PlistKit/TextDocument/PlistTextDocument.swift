@@ -61,6 +61,9 @@ public struct PlistTextDocument: Sendable {
     /// The document's text: the input exactly, unless edited.
     public func write() -> [UInt8] { bytes }
 
+    /// The bytes the document holds beside its value tree: its text and the source map (36 bytes a value).
+    public var heldByteCount: Int { bytes.count + nodes.count * MemoryLayout<SourceNode>.stride }
+
     // MARK: Reading
 
     struct Parsed {

@@ -135,3 +135,26 @@ struct TextBytes {
         return [0x09]
     }
 }
+
+extension TextBytes {
+    /// The first occurrence of `needle` in `haystack` at or after `from` (a byte scan for its first byte, then a
+    /// comparison).
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Range<Int>? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        return haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                var i = from
+                let last = h.count - n.count
+                while i <= last {
+                    if h[i] == first {
+                        var k = 1
+                        while k < n.count, h[i + k] == n[k] { k += 1 }
+                        if k == n.count { return i..<(i + n.count) }
+                    }
+                    i += 1
+                }
+                return nil
+            }
+        }
+    }
+}

@@ -450,7 +450,7 @@ extension PlistTextDocument {
         let doc = try XMLWriter.write(v, options: o)
         let head = Array("<plist version=\"1.0\">\n".utf8)
         let tail = Array("\n</plist>\n".utf8)
-        guard let h = doc.firstRange(of: head), doc.count >= tail.count, Array(doc.suffix(tail.count)) == tail else { return doc }
+        guard let h = TextBytes.find(head, in: doc), doc.count >= tail.count, Array(doc.suffix(tail.count)) == tail else { return doc }
         let body = Array(doc[h.upperBound..<(doc.count - tail.count)])
         return reindentXML(body, indent: indent, unit: unit, newline: newline)
     }

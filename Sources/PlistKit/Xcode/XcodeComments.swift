@@ -114,9 +114,9 @@ struct XcodeComments: Sendable {
     /// The project name in a project's text, from its `Build configuration list for PBXProject "<name>"` comment.
     static func projectName(inCommentsOf bytes: [UInt8]) -> String? {
         let marker = Array("/* Build configuration list for PBXProject \"".utf8)
-        guard let r = bytes.firstRange(of: marker) else { return nil }
+        guard let r = TextBytes.find(marker, in: bytes) else { return nil }
         let end = Array("\" */".utf8)
-        guard let e = bytes[r.upperBound...].firstRange(of: end) else { return nil }
+        guard let e = TextBytes.find(end, in: bytes, from: r.upperBound) else { return nil }
         return String(decoding: bytes[r.upperBound..<e.lowerBound], as: UTF8.self)
     }
 
