@@ -120,6 +120,8 @@ extension PlistTextDocument {
         let targets = entries(of: parent, key: last)
         guard !targets.isEmpty else { throw Self.notInPlace(path, "no such entry") }
         let keyText = self.keyText(newKey)
+        // A key renamed to one that feeds reference comments (a `name`) is checked for comments as that key.
+        let checkedPath = layout == .xcodeProject && Self.commentInputs.contains(newKey) ? parentPath.appending(newKey) : path
         var splices: [Splice] = []
         for t in targets {
             let n = nodes[t]
@@ -131,7 +133,7 @@ extension PlistTextDocument {
                 splices.append(Splice(range: keyRange, text: keyText))
             }
         }
-        try commit(splices, expected: expected, path: path)
+        try commit(splices, expected: expected, path: checkedPath)
     }
 
     // MARK: Locating
@@ -362,7 +364,7 @@ extension PlistTextDocument {
             throw Self.notInPlace(path, "the text is not UTF-8 (edits keep UTF-8 text only)")
         }
         var out = Self.applying(splices, to: bytes)
-        if layout == .xcodeProject { out = try xcodeRefreshComments(out, oldValue: value, newValue: expected) }
+        if layout == .xcodeProject { out = try xcodeRefreshComments(out, oldValue: value, newValue: expected, path: path) }
         let parsed: Parsed
         do {
             parsed = try out.withUnsafeBytes { try Self.parse($0, options: options) }

@@ -13,11 +13,38 @@ extension PlistTextDocument {
 
     func xcodeComments(_ root: PlistValue) -> XcodeComments { XcodeComments(root, projectName: projectName) }
 
+    /// The keys of an object whose values feed reference comments (`XcodeComments`).
+    static let commentInputs: Set<String> = [
+        "isa", "name", "path", "fileRef", "productRef", "productName", "files", "buildConfigurationList", "exceptions",
+        "target", "buildPhase", "repositoryURL", "relativePath",
+    ]
+
+    /// Whether an edit at `path` can change any object's reference comment.
+    static func xcodeEditMayChangeComments(_ path: KeyPath) -> Bool {
+        let c = path.components
+        guard let first = c.first else { return true }
+        if first == "rootObject" || first == "objectVersion" { return true }
+        guard first == "objects" else { return false }
+        return c.count <= 2 || commentInputs.contains(c[2])
+    }
+
+    /// Whether `v` holds a string that is the ID of one of `objects` (only then does its text need comments).
+    static func mentionsObject(_ v: PlistValue, _ objects: PlistDictionary?) -> Bool {
+        guard let objects else { return false }
+        switch v {
+        case .string(let s): return objects[s] != nil
+        case .array(let a): return a.contains { mentionsObject($0, objects) }
+        case .dictionary(let d): return d.values.contains { mentionsObject($0, objects) }
+        default: return false
+        }
+    }
+
     func xcodeFragment(_ newValue: PlistValue, indent: [UInt8], flat: Bool, path: KeyPath, newline: [UInt8]) throws -> [UInt8] {
         try XcodeProjectWriter.checkRepresentable(newValue, path: path.components)
-        var w = XcodeValueWriter(style: .xcode, comments: xcodeComments(value), flatIsas: XcodeProjectWriter.flatIsas(of: value))
-        w.newline = newline
         let references = Self.xcodeReferences(at: path)
+        let comments = references && Self.mentionsObject(newValue, XcodeComments.objects(of: value)) ? xcodeComments(value) : nil
+        var w = XcodeValueWriter(style: .xcode, comments: comments, flatIsas: XcodeProjectWriter.flatIsas(of: value))
+        w.newline = newline
         if flat { w.appendFlat(newValue, references: references) } else { w.appendValue(newValue, indent: indent, references: references) }
         return w.out
     }
@@ -120,7 +147,8 @@ extension PlistTextDocument {
 
     /// `text` with every reference comment whose object's comment the edit changed rewritten (or dropped when the
     /// object no longer has one): at the object's key and after every reference to it.
-    func xcodeRefreshComments(_ text: [UInt8], oldValue: PlistValue, newValue: PlistValue) throws -> [UInt8] {
+    func xcodeRefreshComments(_ text: [UInt8], oldValue: PlistValue, newValue: PlistValue, path: KeyPath) throws -> [UInt8] {
+        guard Self.xcodeEditMayChangeComments(path) else { return text }
         let old = xcodeComments(oldValue), new = xcodeComments(newValue)
         var changed: [String: String?] = [:]
         // Objects the edit removed keep their comments where they are still referred to (removing references is

@@ -160,6 +160,15 @@ struct RandomTextEdits {
             let new = XcodeComments(doc.value, projectName: doc.projectName)
             if old.byID != new.byID {
                 commentEdits += 1
+                // Every object whose comment the edit changed has the new one at its key.
+                let objects = doc.value["objects"]?.dictionaryValue
+                for (id, comment) in old.byID where new[id] != comment && objects?[id] != nil {
+                    let quoted = String(decoding: XcodeQuoting.quoted(id), as: UTF8.self)
+                    guard TextBytes.find(Array("\t\t\(quoted) /* \(comment) */ = ".utf8), in: before.bytes) != nil else { continue }
+                    let now = new[id].map { "\t\t\(quoted) /* \($0) */ = " } ?? "\t\t\(quoted) = "
+                    #expect(TextBytes.find(Array(now.utf8), in: doc.bytes) != nil,
+                            "\(label): \(description): \(id)'s comment is not \(new[id] ?? "gone")", sourceLocation: sourceLocation)
+                }
                 return
             }
         }
