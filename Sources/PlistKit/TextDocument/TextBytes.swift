@@ -102,17 +102,14 @@ struct TextBytes {
         return count
     }
 
-    /// A ` /* … */` comment right after `p` (blanks, then the comment, on the same line): its range with the blanks
-    /// before it.
+    /// A ` /* … */` comment right after `p` (blanks, then the comment, starting on the same line; a name with a line
+    /// break makes a comment of several lines): its range with the blanks before it.
     func trailingComment(after p: Int) -> Range<Int>? {
         var i = p
         while i < count, Self.isBlank(bytes[i]) { i += 1 }
         guard i + 1 < count, bytes[i] == 0x2F, bytes[i + 1] == 0x2A else { return nil }
         var j = i + 2
-        while j + 1 < count, !(bytes[j] == 0x2A && bytes[j + 1] == 0x2F) {
-            if bytes[j] == 0x0A { return nil }
-            j += 1
-        }
+        while j + 1 < count, !(bytes[j] == 0x2A && bytes[j + 1] == 0x2F) { j += 1 }
         guard j + 1 < count else { return nil }
         return p..<(j + 2)
     }
