@@ -45,7 +45,7 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do {
             document = try BinaryPlistDocument(Array(bytes), options: options)
         } catch let error as PlistError where error.kind == .invalidReference {
-            // Documented (README, plutil difference 11): the document checks every offset-table entry at opening,
+            // Documented (README, plutil difference 12): the document checks every offset-table entry at opening,
             // the tree only those of the objects it reaches.
             return 0
         } catch {

@@ -11,6 +11,7 @@ import Glibc
 //   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
 //   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
 //   plistbench generate|convert|lookup …                         (large files: streaming and the binary document)
+//   plistbench text-document [--iterations N] FILE...             (PlistTextDocument parse+write vs the plain path)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -23,6 +24,7 @@ let usage = """
            plistbench generate xml|binary MIB FILE
            plistbench convert stream|tree FORMAT IN OUT
            plistbench lookup FILE KEYPATH [ITERATIONS]
+           plistbench text-document [--iterations N] FILE...
 
     """
 if args.first == "compare" {
@@ -34,6 +36,8 @@ if args.first == "compare" {
     exit(runCodableProfile(Array(args.dropFirst())))
 } else if args.first == "keyed-archive" {
     exit(KeyedArchiveBench.run(Array(args.dropFirst())))
+} else if args.first == "text-document" {
+    exit(TextDocumentBench.run(Array(args.dropFirst())))
 } else if args.first == "preferences" {
     exit(PreferencesBench.run(Array(args.dropFirst())))
 } else if let mode = args.first, ["generate", "convert", "lookup"].contains(mode) {

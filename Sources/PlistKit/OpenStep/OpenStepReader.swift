@@ -49,6 +49,10 @@ enum OpenStepReader {
             let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             return try parseUTF8(bytes, start: start, format: format, into: &sink)
         } catch let error as PlistError {
+            if wide == nil, var conflict = MergeConflictMarkers.error(in: bytes, format: format) {
+                conflict.keyPath = error.keyPath
+                throw conflict
+            }
             var located = map.locate(error, in: bytes)
             // As this reader has always reported UTF-16 and UTF-32 text: by line and column only (the tools' output
             // stays as it was; the map does give the offset).

@@ -82,19 +82,24 @@ struct PlutilRunner {
             if !invocation.silent { try standardOutput("\(path == "-" ? "<stdin>" : path): OK\n") }
         case .print:
             try standardOutput(humanReadable(try read(path).value, shownAs: path == "-" ? "<stdin>" : path))
+        case .convert(.xcode):
+            try convertToXcode(path)
         case .convert(.plist(let format)) where format != .binary:
             try convertStreaming(path, to: format)
         case .convert(let format):
             try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
+            if try editText(path, { try $0.insert(value, at: keyPath, appending: append) }) { return }
             var (document, format) = try read(path)
             try edit { try document.insert(value, at: keyPath, appending: append) }
             try emit(document, as: .plist(format), for: path)
         case .replace(let keyPath, let value):
+            if try editText(path, { try $0.replace(value, at: keyPath) }) { return }
             var (document, format) = try read(path)
             try edit { try document.replace(value, at: keyPath) }
             try emit(document, as: .plist(format), for: path)
         case .remove(let keyPath):
+            if try editText(path, { try $0.remove(at: keyPath) }) { return }
             var (document, format) = try read(path)
             try edit { try document.remove(at: keyPath) }
             try emit(document, as: .plist(format), for: path)
@@ -117,6 +122,51 @@ struct PlutilRunner {
         case .archive(let format):
             try emit(try archived(read(path).value), as: .plist(format), for: path)
         }
+    }
+
+    /// Edits an OpenStep or XML file in place as text (`PlistTextDocument`): only the edited entry's bytes change, and
+    /// the file keeps its format. Returns false, having written nothing, when the file is not such text or the edit
+    /// cannot be made in the text (the caller then rewrites the file whole, as for binary and JSON); an edit the tree
+    /// refuses (a missing key path, an existing key) is this file's failure, with `plutil`'s message.
+    private func editText(_ path: String, _ body: (inout PlistTextDocument) throws -> Void) throws -> Bool {
+        let input = try map(path)
+        let bytes = input.withUnsafeBytes { [UInt8]($0) }
+        let isText = bytes.withUnsafeBytes { raw in
+            !raw.isEmpty && !Gzip.isGzip(raw) && [nil, .xml].contains(PlistFormat.detection(of: raw).format)
+        }
+        guard isText, var document = try? PlistTextDocument(bytes, projectName: invocation.projectName ?? XcodeComments.projectName(fromPath: path))
+        else { return false }
+        do {
+            try body(&document)
+        } catch let error as PlistError where error.kind == .keyPath || error.kind == .duplicateKey {
+            throw FileFailure(error.message)
+        } catch {
+            return false
+        }
+        try deliver(document.write(), as: .plist(document.format), for: path)
+        return true
+    }
+
+    /// `-convert xcode`: Xcode's `project.pbxproj` layout, with the project name from `-projectname`, the path's
+    /// `.xcodeproj` folder (of the output, else of the input), or the input's own comments.
+    private func convertToXcode(_ path: String) throws {
+        let input = try map(path)
+        let bytes = input.withUnsafeBytes { [UInt8]($0) }
+        let value: PlistValue
+        do {
+            value = try PropertyList.read(bytes).value
+        } catch let error as PlistError {
+            throw FileFailure("(\(error))")
+        }
+        let name = invocation.projectName ?? invocation.outputPath.flatMap { XcodeComments.projectName(fromPath: $0) }
+            ?? XcodeComments.projectName(fromPath: path) ?? XcodeComments.projectName(inCommentsOf: bytes)
+        let text: [UInt8]
+        do {
+            text = try XcodeProjectWriter.write(value, projectName: name, lossy: invocation.lossy)
+        } catch let error as PlistError {
+            throw FileFailure(error.description)
+        }
+        try deliver(text, as: .xcode, for: path)
     }
 
     /// Reads and parses a file; failures print as `(explanation)`, as Apple's tool does.
@@ -252,6 +302,12 @@ struct PlutilRunner {
             bytes = creating ? [] : Array(PlistDescription.raw(value).utf8)
         case .type:
             bytes = Array(value.typeName.utf8)
+        case .xcode:
+            do {
+                bytes = try XcodeProjectWriter.write(value, projectName: invocation.projectName, lossy: invocation.lossy)
+            } catch let error as PlistError {
+                throw FileFailure(error.description)
+            }
         }
         try deliver(bytes, as: format, for: inputPath, value: value)
     }

@@ -6,11 +6,14 @@ enum PlutilOutputFormat: Equatable {
     case objc(header: Bool)
     case raw
     case type
+    /// Extension: OpenStep in Xcode's `project.pbxproj` layout (`XcodeProjectWriter`).
+    case xcode
 
     /// Parses a format argument (`xml1`, `binary1`, `json`, `openstep`, `gnustep`, `strings`, `swift`, `objc`,
-    /// `raw`).
+    /// `raw`, and the extension `xcode`).
     init(argument: String) throws {
         if argument == "raw" { self = .raw; return }
+        if argument == "xcode" { self = .xcode; return }
         if argument == "swift" { self = .swift; return }
         if argument == "objc" { self = .objc(header: false); return }
         guard let format = PlistFormat(plutilName: argument) else {
@@ -54,6 +57,8 @@ struct PlutilInvocation {
     var outputPath: String?
     var outputExtension: String?
     var silent = false
+    /// Extension: `-projectname NAME`, the project name of Xcode's reference comments (`-convert xcode`).
+    var projectName: String?
 
     /// Parses the arguments after the program name, in Apple `plutil`'s shape: the verb and its operands first, then
     /// options and files in any order; `--` makes every later argument a file.
@@ -162,6 +167,9 @@ struct PlutilInvocation {
             case "-e":
                 guard let next = args.popFirst() else { throw PlutilArgumentError("Missing argument for -e.") }
                 outputExtension = next
+            case "-projectname":
+                guard let next = args.popFirst() else { throw PlutilArgumentError("Missing argument for -projectname.") }
+                projectName = next
             default:
                 if arg.hasPrefix("-") && arg != "-" { throw PlutilArgumentError("unrecognized option: \(arg)") }
                 paths.append(arg)

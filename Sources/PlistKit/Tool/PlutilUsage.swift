@@ -11,6 +11,9 @@ Command options are (-lint is the default):
  -convert fmt                  rewrite property list files in format
                                fmt is one of: xml1 binary1 json openstep gnustep strings swift objc
                                note: objc can additionally create a header by adding -header
+                               (extension: xcode writes OpenStep exactly as Xcode writes project.pbxproj, with its
+                               sections and reference comments; the project name comes from -projectname, else from
+                               the .xcodeproj folder of the -o path or of the file, else from the file's comments)
  -insert keypath -type value   insert a value into the property list before writing it out
                                keypath is a key-value coding key path, with one extension:
                                a numerical path component applied to an array will act on the object at that index in the array
@@ -33,6 +36,9 @@ Command options are (-lint is the default):
                                value YES, NO, a number, a date, or a base-64 encoded blob of data
  -replace keypath -type value  same as -insert, but it will overwrite an existing value
  -remove keypath               removes the value at 'keypath' from the property list before writing it out
+                               (extension: on an OpenStep or XML file, -insert, -replace and -remove change only the
+                               edited entry's text and keep the format, comments and layout; in an Xcode project new
+                               text follows Xcode's layout and the reference comments that name what changed)
  -extract keypath fmt          outputs the value at 'keypath' in the property list as a new plist of type 'fmt'
                                fmt is one of: xml1 binary1 json openstep gnustep strings raw
                                an additional "-expect type" option can be provided to test that
@@ -73,6 +79,7 @@ There are some additional optional arguments that apply to the -convert, -insert
  -e extension                  specify alternate extension for converted files
  -r                            if writing JSON, output in human-readable form
  -lossy                        (extension) if writing OpenStep or strings, write numbers, booleans and dates as strings
+ -projectname name             (extension) the project name for -convert xcode
  -n                            prevent printing a terminating newline if it is not part of the format, such as with raw
  --                            specifies that all further arguments are file names
 

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import PlistKit
+
+/// The Xcode writer against the real projects: each fixture's value, written in Xcode's style with the project's
+/// name, must be the fixture's bytes.
+@Suite struct XcodeProjectWriterTests {
+    @Test(.enabled(if: XcodeFixtures.available, XcodeFixtures.skipReason))
+    func writesEveryFixtureByteForByte() throws {
+        var identical: [String] = []
+        for name in XcodeFixtures.names {
+            let bytes = try XcodeFixtures.bytes(name)
+            let value = try PropertyList.read(bytes).value
+            let written = try XcodeProjectWriter.write(value, projectName: XcodeFixtures.projectName(name))
+            if written == bytes {
+                identical.append(name)
+            } else {
+                let a = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                let b = String(decoding: written, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+                Issue.record("\(name): first difference at line \(line + 1): expected \(line < a.count ? String(a[line]) : "<end>") got \(line < b.count ? String(b[line]) : "<end>")")
+            }
+        }
+        #expect(identical.count == XcodeFixtures.names.count, "\(identical.count) of \(XcodeFixtures.names.count) identical")
+    }
+}
+
+/// The writer's rules on synthetic projects, each expected line written out from `xcode-projects.md` (§1–§5).
+@Suite struct XcodeProjectWriterRuleTests {
+    static func lines(_ value: PlistValue, name: String = "App") throws -> [String] {
+        String(decoding: try XcodeProjectWriter.write(value, projectName: name), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test(.enabled(if: XcodeFixtures.available, XcodeFixtures.skipReason))
+    func shuffledObjectsComeBackInFileOrder() throws {
+        var rng = SystemRandomNumberGenerator()
+        for name in XcodeFixtures.names {
+            let bytes = try XcodeFixtures.bytes(name)
+            guard case .dictionary(let root) = try PropertyList.read(bytes).value,
+                  let objects = root["objects"]?.dictionaryValue else { continue }
+            var shuffled = PlistDictionary()
+            for (k, v) in objects.shuffled(using: &rng) {
+                guard case .dictionary(let o) = v else { shuffled[k] = v; continue }
+                var inner = PlistDictionary()
+                for (k2, v2) in o.shuffled(using: &rng) { inner[k2] = v2 }
+                shuffled[k] = .dictionary(inner)
+            }
+            var newRoot = PlistDictionary()
+            for (k, v) in root.reversed() { newRoot[k] = k == "objects" ? .dictionary(shuffled) : v }
+            #expect(try XcodeProjectWriter.write(.dictionary(newRoot), projectName: XcodeFixtures.projectName(name)) == bytes, "\(name)")
+        }
+    }
+
+    @Test func quoting() throws {
+        let cases: [(String, String)] = [
+            ("a//b", "\"a//b\""), ("a___b", "\"a___b\""), ("__x", "__x"), ("tab\there", "\"tab\\there\""),
+            ("$(inherited)", "\"$(inherited)\""), ("$TOOL_PATH/x", "$TOOL_PATH/x"), ("-O", "\"-O\""), ("", "\"\""),
+            ("é", "\"é\""), ("\"", "\"\\\"\""), ("\\", "\"\\\\\""), ("a\nb", "\"a\\nb\""), ("0920", "0920"),
+            ("it's", "\"it's\""), ("./Info.plist", "./Info.plist"), ("a:b", "\"a:b\""), ("\u{7F}", "\"\u{7F}\""),
+        ]
+        for (input, expected) in cases {
+            #expect(String(decoding: XcodeQuoting.quoted(input), as: UTF8.self) == expected, "\(input)")
+        }
+    }
+
+    /// A small project: a build file with no file in a Sources phase, a plugin product, a remote package with a
+    /// `.git` URL, a local package at `../X`, and a synchronized group with an exception set.
+    static func project(objectVersion: String) -> PlistValue {
+        [
+            "archiveVersion": "1", "classes": [:], "objectVersion": .string(objectVersion), "rootObject": "P",
+            "objects": [
+                "P": ["isa": "PBXProject", "buildConfigurationList": "L", "mainGroup": "G", "targets": ["T"],
+                      "packageReferences": ["R", "X"]],
+                "L": ["isa": "XCConfigurationList", "buildConfigurations": ["C"]],
+                "C": ["isa": "XCBuildConfiguration", "name": "Debug", "buildSettings": [:]],
+                "G": ["isa": "PBXGroup", "children": ["S"], "sourceTree": "<group>"],
+                "T": ["isa": "PBXNativeTarget", "name": "App", "buildPhases": ["SP"], "fileSystemSynchronizedGroups": ["S"],
+                      "packageProductDependencies": ["D"]],
+                "SP": ["isa": "PBXSourcesBuildPhase", "files": ["BF", "BP"]],
+                "BF": ["isa": "PBXBuildFile"],
+                "BP": ["isa": "PBXBuildFile", "productRef": "D"],
+                "D": ["isa": "XCSwiftPackageProductDependency", "productName": "plugin:Lint", "package": "R"],
+                "R": ["isa": "XCRemoteSwiftPackageReference", "repositoryURL": "https://github.com/a/Lint.git"],
+                "X": ["isa": "XCLocalSwiftPackageReference", "relativePath": "../X"],
+                "S": ["isa": "PBXFileSystemSynchronizedRootGroup", "path": "Sources", "sourceTree": "<group>", "exceptions": ["E"]],
+                "E": ["isa": "PBXFileSystemSynchronizedBuildFileExceptionSet", "membershipExceptions": ["a.swift"], "target": "T"],
+            ],
+        ]
+    }
+
+    @Test func commentsDerivedFromTheGraph() throws {
+        let text = try Self.lines(Self.project(objectVersion: "77"))
+        #expect(text.first == "// !$*UTF8*$!")
+        #expect(text.contains("\t\tBF /* (null) in Sources */ = {isa = PBXBuildFile; };"))
+        // A build file of a product is named by the product's `productName` as written (§4.2); the product's own
+        // comment drops `plugin:`.
+        #expect(text.contains("\t\tBP /* plugin:Lint in Sources */ = {isa = PBXBuildFile; productRef = D /* Lint */; };"))
+        #expect(text.contains("\t\tR /* XCRemoteSwiftPackageReference \"Lint\" */ = {"))
+        #expect(text.contains("\t\tX /* XCLocalSwiftPackageReference \"../X\" */ = {"))
+        #expect(text.contains("\t\tE /* Exceptions for \"Sources\" folder in \"App\" target */ = {"))
+        #expect(text.contains("\t\tL /* Build configuration list for PBXProject \"App\" */ = {"))
+        #expect(text.contains("\t\t\tmainGroup = G;"))  // an object with no comment gets none
+        #expect(text.contains("\trootObject = P /* Project object */;"))
+        #expect(text.contains("\t\t\t\tS /* Sources */,"))
+        #expect(text[text.count - 2] == "}" && text.last == "")
+        // Sections in ordinal isa order, each after one empty line.
+        let sections = text.filter { $0.hasPrefix("/* Begin ") }
+        #expect(sections == sections.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(text.filter(\.isEmpty).count == sections.count + 1)  // plus the final line break
+    }
+
+    @Test func synchronizedGroupsAreFlatFrom70To76AndMultiLineFrom77() throws {
+        let flat = try Self.lines(Self.project(objectVersion: "73"))
+        #expect(flat.contains("\t\tS /* Sources */ = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (E /* PBXFileSystemSynchronizedBuildFileExceptionSet */, ); path = Sources; sourceTree = \"<group>\"; };"))
+        let multi = try Self.lines(Self.project(objectVersion: "77"))
+        let start = try #require(multi.firstIndex(of: "\t\tS /* Sources */ = {"))
+        #expect(Array(multi[start..<(start + 8)]) == [
+            "\t\tS /* Sources */ = {", "\t\t\tisa = PBXFileSystemSynchronizedRootGroup;", "\t\t\texceptions = (",
+            "\t\t\t\tE /* Exceptions for \"Sources\" folder in \"App\" target */,", "\t\t\t);", "\t\t\tpath = Sources;",
+            "\t\t\tsourceTree = \"<group>\";", "\t\t};",
+        ])
+    }
+
+    @Test func nonStringScalarsNeedLossy() throws {
+        let value: PlistValue = ["a": .integer(1)]
+        let error = try #require(throws: PlistError.self) { try XcodeProjectWriter.write(value, projectName: nil) }
+        #expect(error.kind == .unrepresentable && error.keyPath == KeyPath("a"))
+        #expect(try XcodeProjectWriter.write(value, projectName: nil, lossy: true) == Array("// !$*UTF8*$!\n{\n\ta = 1;\n}\n".utf8))
+    }
+}
