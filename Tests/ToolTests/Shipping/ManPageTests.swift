@@ -46,6 +46,10 @@ import TestSupport
             #expect(result.out.contains("\n" + heading + "\n"), "\(tool): \(heading)")
         }
         #expect(result.out.contains(tool.uppercased() + "(1)"))
+        // No macro came out as text (one glued to the end of a line is printed, and mandoc does not object).
+        for macro in [".It", ".El", ".Bl", ".Pp", ".Sh", ".Fl", ".Ar", ".Nm", ".Cm", ".Pa"] {
+            #expect(!result.out.contains(macro + " ") && !result.out.contains(macro + "\n"), "\(tool): \(macro) printed")
+        }
     }
 
     @Test(arguments: Shipping.tools)
