@@ -72,9 +72,10 @@ let package = Package(
             name: "PreferencesTests",
             dependencies: ["Preferences", "PreferencesTestHelper", "defaults", "TestSupport"]
         ),
+        // Also the shipping checks (install, manual pages, completions, versions), which run all three tools.
         .testTarget(
             name: "ToolTests",
-            dependencies: ["PlistKit", "plutil", "TestSupport"]
+            dependencies: ["PlistKit", "Preferences", "Bookmarks", "plutil", "defaults", "bookmark", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

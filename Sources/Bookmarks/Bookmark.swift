@@ -11,6 +11,7 @@ public enum Bookmark {
     /// Creates bookmark data for the object at `url` (a final symlink is bookmarked, not followed).
     ///
     /// - Parameters:
+    ///   - url: a file URL naming the object.
     ///   - options: Apple's creation options (raw values match); `.minimalBookmark` omits optional fields.
     ///   - keys: resource keys whose current values are stored in the data (as Apple does, under string keys), for
     ///     `resourceValues(forKeys:fromBookmarkData:)` later. Supported: `NSURLFileSizeKey`,

@@ -11,6 +11,7 @@ public enum BookmarkCommand {
                bookmark resolve FILE [--key-path P] [--prefer-identity] [--budget N] [--relative-to DIR] [--allow-handle-lookup] [--json]
                bookmark inspect FILE [--json]
                bookmark bench [DIR]
+               bookmark --version
 
         create   writes bookmark data for PATH to FILE (default: stdout).
         resolve  prints the resolved path, then "stale: no" or "stale: <reason>" (moved, volumeMoved, replaced,
@@ -23,6 +24,7 @@ public enum BookmarkCommand {
                  each with its key path and what could be read.
         resolve and inspect accept bare bookmark data and alias files.
         bench    times create / resolve in a scratch directory (default /tmp).
+        --version prints the version.
         """
 
     /// The most bytes a bookmark file given to `resolve` or `inspect` may hold.
@@ -64,6 +66,7 @@ struct BookmarkCommandLine {
             case "resolve": try resolve()
             case "inspect": try inspect()
             case "-h", "--help", "help": try printOut(BookmarkCommand.usage)
+            case "--version": try printOut(versionLine(tool: "bookmark"), newline: false)
             default: throw usageError()
             }
         } catch let error as BookmarkCommandFailure {

@@ -74,8 +74,11 @@ open class PlistDecoder: @unchecked Sendable {
     }
 
     /// Decodes a `T` from an already-read property-list value.
-    /// - Parameter format: the format the value came from; `.openStep` and `.strings` let numbers, Booleans and
-    ///   dates be read from strings.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - value: the value, as ``PropertyList`` or ``PlistEncoder/encodeToValue(_:)`` gives it.
+    ///   - format: the format the value came from; `.openStep` and `.strings` let numbers, Booleans and dates be read
+    ///     from strings.
     open func decode<T: Decodable>(_ type: T.Type, fromValue value: PlistValue, format: PlistFormat = .binary) throws -> T {
         try decode(type, fromValue: value, format: format, userInfo: userInfo)
     }

@@ -17,6 +17,13 @@ public enum PlutilCommand {
                 try? io.writeOutput(usage(programName))
                 return 0
             }
+            if case .version = invocation.verb {
+                do { try io.writeOutput(versionLine(tool: programName)) } catch {
+                    io.writeError("\(programName): cannot write to standard output: \(error)\n")
+                    return 1
+                }
+                return 0
+            }
             return try PlutilRunner(invocation: invocation, io: io).run()
         } catch let error as PlutilArgumentError {
             io.writeError(error.message + "\n")
@@ -75,7 +82,7 @@ struct PlutilRunner {
 
     private func runOne(_ path: String) throws {
         switch invocation.verb {
-        case .help:
+        case .help, .version:
             break
         case .lint:
             _ = try read(path)

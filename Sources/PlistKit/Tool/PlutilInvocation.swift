@@ -26,6 +26,8 @@ enum PlutilOutputFormat: Equatable {
 /// The verb and its own arguments.
 enum PlutilVerb {
     case help
+    /// Extension: `--version` prints the tool's version line.
+    case version
     case lint
     case print
     case convert(PlutilOutputFormat)
@@ -68,6 +70,9 @@ struct PlutilInvocation {
         switch first {
         case "-help":
             verb = .help
+            return
+        case "--version":
+            verb = .version
             return
         case "-lint": verb = .lint
         case "-p": verb = .print

@@ -7,6 +7,7 @@ extension PlutilCommand {
 The file '-' means stdin
 Command options are (-lint is the default):
  -help                         show this message and exit
+ --version                     (extension) print the version and exit
  -lint                         check the property list files for syntax errors
  -convert fmt                  rewrite property list files in format
                                fmt is one of: xml1 binary1 json openstep gnustep strings swift objc

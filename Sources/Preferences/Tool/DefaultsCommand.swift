@@ -49,6 +49,7 @@ public enum DefaultsCommand {
           domains                              lists all domains
           find <word>                          lists all entries containing word
           help                                 print this help
+          --version                            (extension) print the version
 
         <domain> is ( <domain_name> | -app <application_name> | -globalDomain | -g )
                  or a path to a file omitting the '.plist' extension
@@ -82,6 +83,10 @@ public enum DefaultsCommand {
         system: DefaultsSystem = .fromEnvironment()
     ) -> Int32 {
         var args = arguments[...]
+        if args.first == "--version" {
+            io.out(versionLine(tool: "defaults"))
+            return 0
+        }
         var host = PreferencesHost.any
         let uncontained = environment
         var environment = environment
