@@ -40,6 +40,12 @@ enum Differential {
         switch format {
         case .json, .gnustep: return false  // Foundation has no JSON plist reader, nor GNUstep's <*…> forms
         case .xml: if hasQuotedGreaterThan(raw) { return false }  // CF ends a tag at the first '>'
+        case .openStep, .strings:
+            // CF guesses UTF-16 for old-style text with NUL bytes and no byte-order mark (`"\0a\0b\0"` is "ab" to
+            // it); PlistKit detects UTF-16 by its mark or its pattern of NULs and otherwise reads NUL as a character.
+            if raw.contains(0), !(raw.count >= 2 && (raw[0] == 0xFF && raw[1] == 0xFE || raw[0] == 0xFE && raw[1] == 0xFF)) {
+                return false
+            }
         default: break
         }
         if raw.count >= 2 && (raw[0] == 0x1F && raw[1] == 0x8B) { return false }  // gzip: PlistKit only
