@@ -56,11 +56,8 @@ struct OpenStepTextOutput {
         var needed = wanted
         if let drain, count > 0 {
             // Streaming: hand the full buffer on and start again at its beginning.
-            let extra = needed - count
-            drain.take(UnsafeRawBufferPointer(start: base, count: count))
-            count = 0
-            if extra <= capacity { return }
-            needed = extra
+            guard let rest = drain.makeRoom(base, count: &count, needed: needed, capacity: capacity) else { return }
+            needed = rest
         }
         var newCapacity = max(capacity * 2, 64)
         while newCapacity < needed { newCapacity *= 2 }

@@ -50,11 +50,8 @@ struct RawOutput {
         var needed = wanted
         if let drain, count > 0 {
             // Streaming: hand the full buffer on and start again at its beginning.
-            let extra = needed - count
-            drain.take(UnsafeRawBufferPointer(start: base, count: count))
-            count = 0
-            if extra <= capacity { return }
-            needed = extra
+            guard let rest = drain.makeRoom(base, count: &count, needed: needed, capacity: capacity) else { return }
+            needed = rest
         }
         // Quadrupling: fewer copies and fresh pages on the way to a large document; the buffer is freed at `finish`.
         var newCapacity = max(capacity * 4, 64)
@@ -169,6 +166,15 @@ final class OutputDrain {
     static let bufferSize = 1 << 20
 
     init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) { self.write = write }
+
+    /// For a buffer of `capacity` bytes holding `count` that must make room for `needed` in all: hands the `count`
+    /// bytes on, empties the buffer, and returns how many bytes it must now hold — nil when it already can.
+    func makeRoom(_ base: UnsafeMutablePointer<UInt8>, count: inout Int, needed: Int, capacity: Int) -> Int? {
+        let extra = needed - count
+        take(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
+        return extra <= capacity ? nil : extra
+    }
 
     func take(_ bytes: UnsafeRawBufferPointer) {
         guard error == nil else { return }
