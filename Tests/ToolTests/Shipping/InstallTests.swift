@@ -173,8 +173,13 @@ import TestSupport
                 return
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path)
+            // The checkout may sit in a folder nobody cannot enter (a mktemp -d clone is 0700): the script runs from a
+            // copy beside the locked folder (the refusal comes before it looks at the checkout).
+            let copy = base.appendingPathComponent("scripts/install")
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.script, toPath: copy.path)
             result = try Shipping.run(
-                setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", Self.script,
+                setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", copy.path,
                           "--prefix", locked.path + "/usr"],
                 environment: ["PATH": "/usr/bin:/bin", "SWIFT": "false"])
         } else {
