@@ -94,9 +94,26 @@ public enum PropertyList {
     public static func parse<Sink: PlistEventSink>(
         _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions = PlistReadOptions(), into sink: inout Sink
     ) throws -> PlistFormat {
+        try checkedInput(bytes, options: options) { bytes, detected in
+            var limited = LimitingSink(sink, limits: ReadLimits(options, format: detected))
+            defer { sink = limited.inner }
+            if detected == .binary {
+                try BinaryReader.parse(bytes, options: options, into: &limited)
+                return .binary
+            }
+            return try parseText(bytes, detected: detected, options: options, into: &limited)
+        }
+    }
+
+    /// The checks every reading makes before a reader runs — gzip undone (capped), the input size, an empty input,
+    /// the detected format allowed — then `body` with the bytes to read and their detected format.
+    static func checkedInput<R>(
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions,
+        _ body: (UnsafeRawBufferPointer, PlistFormat) throws -> R
+    ) throws -> R {
         if options.allowGzip, Gzip.isGzip(bytes) {
             let inflated = try Gzip.inflate(bytes, limit: options.maxDecompressedSize)
-            return try inflated.withUnsafeBytes { try parse($0, options: options, into: &sink) }
+            return try inflated.withUnsafeBytes { try checkedInput($0, options: options, body) }
         }
         guard bytes.count <= options.maxInputSize else {
             throw PlistError(.sizeLimit, "input is \(bytes.count) bytes, more than the limit of \(options.maxInputSize)")
@@ -108,14 +125,20 @@ public enum PropertyList {
         guard options.allowedFormats.contains(detected) else {
             throw PlistError(.unsupportedFormat, "\(detected.displayName) input is not allowed by the read options", format: detected)
         }
-        var limited = LimitingSink(sink, limits: ReadLimits(options, format: detected))
-        defer { sink = limited.inner }
+        return try body(bytes, detected)
+    }
+
+    /// Runs the reader of a text format (`detected` is not binary) into `sink`; returns the format read (an
+    /// old-style text's dialect is known only once it is read, and must be allowed too).
+    static func parseText<Inner: PlistEventSink>(
+        _ bytes: UnsafeRawBufferPointer, detected: PlistFormat, options: PlistReadOptions, into sink: inout LimitingSink<Inner>
+    ) throws -> PlistFormat {
         switch detected {
-        case .xml: try XMLReader.parse(bytes, options: options, into: &limited)
-        case .binary: try BinaryReader.parse(bytes, options: options, into: &limited)
-        case .json: try JSONReader.parse(bytes, into: &limited)
+        case .xml: try XMLReader.parse(bytes, options: options, into: &sink)
+        case .json: try JSONReader.parse(bytes, into: &sink)
+        case .binary: preconditionFailure("binary input has its own reader")
         case .openStep, .gnustep, .strings:
-            let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &limited)
+            let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &sink)
             guard options.allowedFormats.contains(dialect) else {
                 throw PlistError(.unsupportedFormat, "\(dialect.displayName) input is not allowed by the read options", format: dialect)
             }

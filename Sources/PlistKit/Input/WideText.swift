@@ -1,6 +1,6 @@
 /// UTF-16 and UTF-32 text, recognised by its byte-order mark or, without one, by the zero bytes around a first ASCII
-/// character (the rule of RFC 4627 §3 and XML's appendix F), and converted to UTF-8 so the byte-oriented readers can
-/// parse it; error offsets in the conversion map back to the caller's bytes.
+/// character (the encoding rule of RFC 4627 and Appendix F of XML 1.0), and converted to UTF-8 so the byte-oriented
+/// readers can parse it; error offsets in the conversion map back to the caller's bytes.
 struct WideText {
     enum Width: Int { case utf16 = 2, utf32 = 4 }
 

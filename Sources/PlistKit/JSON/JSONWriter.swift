@@ -31,7 +31,7 @@ enum JSONWriter {
 
 /// The JSON writer as an event sink; keys are written in the order they arrive (the source orders them).
 struct JSONWriterSink: StreamingWriterSink {
-    var out = RawOutput(capacity: 1 << 14)
+    var out: RawOutput
     let pretty: Bool
     let maxDepth: Int
     /// Per open container: whether it has no child yet.
@@ -42,11 +42,7 @@ struct JSONWriterSink: StreamingWriterSink {
     init(pretty: Bool, maxDepth: Int, drain: OutputDrain? = nil) {
         self.pretty = pretty
         self.maxDepth = maxDepth
-        if let drain {
-            out.discard()  // the default buffer, replaced by a drain-sized one
-            out = RawOutput(capacity: OutputDrain.bufferSize)
-            out.drain = drain
-        }
+        out = drain.map(RawOutput.init(streamingTo:)) ?? RawOutput(capacity: 1 << 14)
     }
 
     private var depth: Int { firstChild.count }

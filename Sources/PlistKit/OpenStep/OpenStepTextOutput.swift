@@ -13,6 +13,12 @@ struct OpenStepTextOutput {
     /// Where full buffers go when the output streams; nil keeps everything in memory.
     var drain: OutputDrain?
 
+    /// A buffer of `OutputDrain.bufferSize` bytes that hands its contents to `drain` whenever it is full.
+    init(streamingTo drain: OutputDrain) {
+        self.init(capacity: OutputDrain.bufferSize)
+        self.drain = drain
+    }
+
     init(capacity: Int = 1 << 14) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)

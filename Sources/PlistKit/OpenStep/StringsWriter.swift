@@ -13,17 +13,13 @@ enum StringsWriter {
 
 /// The `.strings` writer as an event sink: one dictionary of scalars; keys are written in the order they arrive.
 struct StringsWriterSink: StreamingWriterSink {
-    var out = OpenStepTextOutput(capacity: 1 << 12)
+    var out: OpenStepTextOutput
     let lossy: Bool
     private var depth = 0
 
     init(lossy: Bool, drain: OutputDrain? = nil) {
         self.lossy = lossy
-        if let drain {
-            out.discard()  // the default buffer, replaced by a drain-sized one
-            out = OpenStepTextOutput(capacity: OutputDrain.bufferSize)
-            out.drain = drain
-        }
+        out = drain.map(OpenStepTextOutput.init(streamingTo:)) ?? OpenStepTextOutput(capacity: 1 << 12)
     }
 
     mutating func abandonStream() { out.discard() }

@@ -28,7 +28,7 @@ final class EventLog {
     /// The log's length in bytes.
     var count: Int { fileLength + buffer.count }
 
-    init(memoryLimit: Int = 8 << 20, directory: String? = nil) {
+    init(memoryLimit: Int = PropertyList.eventLogMemory, directory: String? = nil) {
         self.memoryLimit = memoryLimit
         self.directory = directory ?? EventLog.temporaryDirectory
         buffer.reserveCapacity(min(memoryLimit, 1 << 16))

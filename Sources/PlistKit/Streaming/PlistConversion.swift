@@ -23,7 +23,7 @@ extension PropertyList {
         readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
         do {
-            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: 8 << 20,
+            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
                                sharingAllowance: sharingAllowance, output: output)
         } catch let failure as StreamWriteFailure {
             throw failure.error
@@ -34,24 +34,26 @@ extension PropertyList {
     /// when streamed (a writer sends a shared subtree each time it is referred to; a tree holds it once).
     static let sharingAllowance = 256 << 20
 
+    /// How much of a dictionary's events an `EventLog` holds in memory before it spills to a temporary file.
+    static let eventLogMemory = 8 << 20
+
     /// `convert`, with the memory an `EventLog` may hold before it spills to a file and the sharing allowance
     /// (tests make them small); the writer's errors come as `StreamWriteFailure`.
     static func convert(
         _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions, readOptions: PlistReadOptions,
         eventLogMemory: Int, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
-        if readOptions.allowGzip, Gzip.isGzip(input) {
-            let inflated = try Gzip.inflate(input, limit: readOptions.maxDecompressedSize)
-            return try inflated.withUnsafeBytes {
-                try convert($0, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, output: output)
-            }
+        try checkedInput(input, options: readOptions) { input, detected in
+            try convert(input, detected: detected, to: format, options: options, readOptions: readOptions,
+                        eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, output: output)
         }
-        guard input.count <= readOptions.maxInputSize else {
-            throw PlistError(.sizeLimit, "input is \(input.count) bytes, more than the limit of \(readOptions.maxInputSize)")
-        }
-        guard !input.isEmpty else {
-            throw PlistError(.truncated, "empty input: zero bytes are not a property list", offset: 0)
-        }
+    }
+
+    /// `convert` of checked input (`checkedInput`) whose format is `detected`.
+    private static func convert(
+        _ input: UnsafeRawBufferPointer, detected: PlistFormat, to format: PlistFormat, options: PlistWriteOptions,
+        readOptions: PlistReadOptions, eventLogMemory: Int, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
         if format == .binary {
             let (value, inputFormat) = try read(input, options: readOptions)
             let bytes: [UInt8]
@@ -69,16 +71,15 @@ extension PropertyList {
             switch format {
             case .xml:
                 var writer = XMLWriterSink(maxDepth: options.maxDepth, drain: drain)
-                inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
             case .json:
                 var writer = JSONWriterSink(pretty: options.prettyPrinted, maxDepth: options.maxDepth, drain: drain)
-                inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: JSONKeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: JSONKeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
             case .openStep, .gnustep:
-                var out = OpenStepTextOutput(capacity: OutputDrain.bufferSize)
-                out.drain = drain
-                var writer = OpenStepWriterSink(gnustep: format == .gnustep, options: options, out: out)
+                var writer = OpenStepWriterSink(gnustep: format == .gnustep, options: options,
+                                                out: OpenStepTextOutput(streamingTo: drain))
                 do {
-                    inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                    inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
                 } catch var failure as StreamWriteFailure {
                     // The writer's own errors name no format, as in the tree path.
                     if failure.error.format == nil { failure.error.format = format }
@@ -87,7 +88,7 @@ extension PropertyList {
             case .strings:
                 var writer = StringsWriterSink(lossy: options.lossy, drain: drain)
                 do {
-                    inputFormat = try stream(input, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                    inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
                 } catch var failure as StreamWriteFailure {
                     if failure.error.format == nil { failure.error.format = .strings }
                     throw failure
@@ -103,15 +104,16 @@ extension PropertyList {
     /// Streams `input` into `writer` with dictionaries in `Order` (when `sorted`) or in document order, and finishes
     /// the output.
     private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
-        _ input: UnsafeRawBufferPointer, eventLogMemory: Int, sharingAllowance: Int, sortedBy order: Order.Type, if sorted: Bool,
+        _ input: UnsafeRawBufferPointer, detected: PlistFormat, eventLogMemory: Int, sharingAllowance: Int,
+        sortedBy order: Order.Type, if sorted: Bool,
         readOptions: PlistReadOptions, into writer: inout Writer
     ) throws -> PlistFormat {
         let log = EventLog(memoryLimit: eventLogMemory)
         let inputFormat: PlistFormat
         do {
             inputFormat = sorted
-                ? try stream(input, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
-                : try stream(input, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+                ? try stream(input, detected: detected, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+                : try stream(input, detected: detected, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
         } catch {
             writer.abandonStream()
             throw error
@@ -121,13 +123,9 @@ extension PropertyList {
     }
 
     private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
-        _ input: UnsafeRawBufferPointer, order: Order.Type, readOptions: PlistReadOptions, log: EventLog, sharingAllowance: Int,
-        into writer: inout Writer
+        _ input: UnsafeRawBufferPointer, detected: PlistFormat, order: Order.Type, readOptions: PlistReadOptions, log: EventLog,
+        sharingAllowance: Int, into writer: inout Writer
     ) throws -> PlistFormat {
-        let detected = PlistFormat.detection(of: input).format ?? .openStep
-        guard readOptions.allowedFormats.contains(detected) else {
-            throw PlistError(.unsupportedFormat, "\(detected.displayName) input is not allowed by the read options", format: detected)
-        }
         var deferring = DeferredWriteErrorSink(writer)
         defer { writer = deferring.writer }
         let limits = ReadLimits(readOptions, format: detected)
@@ -161,15 +159,7 @@ extension PropertyList {
                 deferring, readOptions: readOptions, format: detected, log: log)
             var limited = LimitingSink(ordering, limits: limits)
             defer { deferring = limited.inner.downstream }
-            switch detected {
-            case .xml: try XMLReader.parse(input, options: readOptions, into: &limited)
-            case .json: try JSONReader.parse(input, into: &limited)
-            default:
-                inputFormat = try OpenStepReader.parse(input, format: .openStep, into: &limited)
-                guard readOptions.allowedFormats.contains(inputFormat) else {
-                    throw PlistError(.unsupportedFormat, "\(inputFormat.displayName) input is not allowed by the read options", format: inputFormat)
-                }
-            }
+            inputFormat = try parseText(input, detected: detected, options: readOptions, into: &limited)
         }
         if let error = deferring.deferred { throw StreamWriteFailure(error: error) }
         return inputFormat

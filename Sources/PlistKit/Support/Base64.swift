@@ -1,4 +1,4 @@
-/// Standard-alphabet base64 (RFC 4648 §4, `=` padding) encoding over raw bytes, table-driven.
+/// Standard-alphabet base64 (RFC 4648, the base64 alphabet with `=` padding) encoding over raw bytes, table-driven.
 enum Base64 {
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 

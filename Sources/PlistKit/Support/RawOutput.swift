@@ -10,6 +10,12 @@ struct RawOutput {
     /// Where full buffers go when the output streams (`OutputDrain`); nil keeps everything in memory.
     var drain: OutputDrain?
 
+    /// A buffer of `OutputDrain.bufferSize` bytes that hands its contents to `drain` whenever it is full.
+    init(streamingTo drain: OutputDrain) {
+        self.init(capacity: OutputDrain.bufferSize)
+        self.drain = drain
+    }
+
     init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)

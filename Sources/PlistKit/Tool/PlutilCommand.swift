@@ -250,7 +250,7 @@ struct PlutilRunner {
             do {
                 try input.withUnsafeBytes {
                     _ = try PropertyList.convert($0, to: format, options: options, readOptions: PlistReadOptions(),
-                                                 eventLogMemory: 8 << 20, sharingAllowance: PropertyList.sharingAllowance,
+                                                 eventLogMemory: PropertyList.eventLogMemory, sharingAllowance: PropertyList.sharingAllowance,
                                                  output: output)
                 }
             } catch let error as PlistError {

@@ -25,7 +25,7 @@ enum XMLWriter {
 /// Keys are written in the order they arrive (the source orders them). When a container's count is not known in
 /// advance, its opening tag waits for its first child, so an empty one is still `<array/>`.
 struct XMLWriterSink: PlistEventSink {
-    var out = RawOutput(capacity: 1 << 16)
+    var out: RawOutput
     let maxDepth: Int
     /// Open containers: the innermost one's tag is not finished yet while `openingPending` (count unknown, no
     /// child yet), and its closer is written unless it was written empty.
@@ -34,11 +34,7 @@ struct XMLWriterSink: PlistEventSink {
 
     init(maxDepth: Int, drain: OutputDrain? = nil) {
         self.maxDepth = maxDepth
-        if let drain {
-            out.discard()  // the default buffer, replaced by a drain-sized one
-            out = RawOutput(capacity: OutputDrain.bufferSize)
-            out.drain = drain
-        }
+        out = drain.map(RawOutput.init(streamingTo:)) ?? RawOutput(capacity: 1 << 16)
         out.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -29,7 +29,7 @@ import TestSupport
 
     /// `eventLogMemory` small makes the event log spill to its file at once.
     static func streamed(
-        _ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions, eventLogMemory: Int = 8 << 20,
+        _ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions, eventLogMemory: Int = PropertyList.eventLogMemory,
         sharingAllowance: Int = PropertyList.sharingAllowance
     ) -> Outcome {
         var out: [UInt8] = []
@@ -64,7 +64,7 @@ import TestSupport
     }()
 
     static func expectSame(_ input: [UInt8], _ label: String, read: PlistReadOptions = PlistReadOptions(),
-                           eventLogMemory: Int = 8 << 20, sourceLocation: SourceLocation = #_sourceLocation) {
+                           eventLogMemory: Int = PropertyList.eventLogMemory, sourceLocation: SourceLocation = #_sourceLocation) {
         for (format, options) in outputs {
             let expected = tree(input, format, options, read)
             let got = streamed(input, format, options, read, eventLogMemory: eventLogMemory)
@@ -98,7 +98,7 @@ import TestSupport
             writeOptions.lossy = true
             guard let input = try? PropertyList.writeBytes(value, format: format, options: writeOptions) else { continue }
             // A small event log for some: its file is used.
-            Self.expectSame(input, "seed \(seed) from \(format)", eventLogMemory: seed % 4 == 0 ? 64 : 8 << 20)
+            Self.expectSame(input, "seed \(seed) from \(format)", eventLogMemory: seed % 4 == 0 ? 64 : PropertyList.eventLogMemory)
         }
     }
 
