@@ -354,7 +354,10 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             slots[ref] = Self.decodedOnce
             return key
         }
-        return keyTable[try internKey(ref)]
+        // Not `keyTable[try internKey(ref)]`: the subscript's base would be read before `internKey` appends to the
+        // table, which can move its buffer (a fuzz find: a read from the freed buffer).
+        let position = try internKey(ref)
+        return keyTable[position]
     }
 
     /// Decodes key object `ref` from its bytes (no events). Only strings can be keys: anything else is rejected
