@@ -9,7 +9,7 @@ import Musl
 /// nothing allocated per object — how CoreFoundation's `CFBinaryPList.c` reads. Every offset, reference and length is
 /// checked against the object area before it is used. Shared by the event source (which adds cycle checks and the
 /// decoding budget) and `BinaryPlistDocument` (lookups without building anything).
-final class BinaryObjectTable {
+struct BinaryObjectTable {
     let base: UnsafeRawPointer
     let trailer: BinaryTrailer
     /// End of the object area (= start of the offset table).

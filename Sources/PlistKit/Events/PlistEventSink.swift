@@ -52,6 +52,10 @@ public protocol PlistEventSink {
     /// Called after `beginDictionary` by a source that has checked that the new dictionary's keys are distinct
     /// (exact scalars), so the sink need not check again.
     mutating func declareDistinctKeys()
+    /// Called after `declareDistinctKeys` by a source that has read the new dictionary's keys before its values
+    /// (binary): return true to take all `count` keys now (`key(i)` is the i-th), and the source then sends only the
+    /// values, in key order, with no `key` events; false (the default) to receive them as `key` events.
+    mutating func takeDistinctKeys(count: Int, _ key: (Int) -> String) throws -> Bool
 }
 
 extension PlistEventSink {
@@ -63,4 +67,5 @@ extension PlistEventSink {
     public mutating func rememberKeys(inSlot slot: Int) {}
     public mutating func beginDictionary(count: Int, keysFromSlot slot: Int, at range: Range<Int>) throws -> Bool { false }
     public mutating func declareDistinctKeys() {}
+    public mutating func takeDistinctKeys(count: Int, _ key: (Int) -> String) throws -> Bool { false }
 }

@@ -10,6 +10,8 @@ struct PlistTreeBuilder: PlistEventSink {
         var valueStart: Int
         /// Where the dictionary's keys start on `keys`; -1 for an array.
         var keyStart: Int
+        /// Where their source positions start on `keyStarts` (keys taken at once have none: they are distinct).
+        var keyOffsetStart: Int
         /// The slot whose remembered keys this dictionary has (no key events then); -1 when its keys came as events.
         var keysSlot: Int
         /// The source checked the keys for duplicates.
@@ -72,7 +74,7 @@ struct PlistTreeBuilder: PlistEventSink {
 
     @inline(__always)
     mutating func beginArray(count: Int?, at range: Range<Int>) throws {
-        frames.append(Frame(valueStart: values.count, keyStart: -1, keysSlot: -1, distinct: false))
+        frames.append(Frame(valueStart: values.count, keyStart: -1, keyOffsetStart: -1, keysSlot: -1, distinct: false))
     }
 
     @inline(__always)
@@ -83,7 +85,8 @@ struct PlistTreeBuilder: PlistEventSink {
 
     @inline(__always)
     mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
-        frames.append(Frame(valueStart: values.count, keyStart: keys.count, keysSlot: -1, distinct: false))
+        frames.append(Frame(
+            valueStart: values.count, keyStart: keys.count, keyOffsetStart: keyStarts.count, keysSlot: -1, distinct: false))
     }
 
     @inline(__always)
@@ -100,6 +103,16 @@ struct PlistTreeBuilder: PlistEventSink {
     @inline(__always)
     mutating func declareDistinctKeys() {
         frames[frames.count - 1].distinct = true
+    }
+
+    /// Takes the keys of a dictionary a binary source read first: one tight loop instead of an event per key, and no
+    /// positions (distinct keys are never reported as repeated).
+    @inline(__always)
+    mutating func takeDistinctKeys(count: Int, _ key: (Int) -> String) throws -> Bool {
+        frames[frames.count - 1].distinct = true
+        keys.reserve(count)
+        for i in 0..<count { keys.appendReserved(key(i)) }
+        return true
     }
 
     mutating func endDictionary(at range: Range<Int>) throws {
@@ -126,7 +139,7 @@ struct PlistTreeBuilder: PlistEventSink {
             index = built
         }
         // Distinct keys: the stacks' tops move into the dictionary as they are.
-        keyStarts.pop(from: frame.keyStart)
+        keyStarts.pop(from: frame.keyOffsetStart)
         let dictionary = keys.popMoved(from: frame.keyStart) { k, _ in
             values.popMoved(from: frame.valueStart) { v, _ in
                 PlistDictionary(movingUniqueKeys: k, values: v, count: count, index: index)
@@ -140,7 +153,7 @@ struct PlistTreeBuilder: PlistEventSink {
     private mutating func dictionaryWithDuplicates(_ frame: Frame, count: Int, firstDuplicate: Int) throws -> PlistValue {
         defer {
             keys.pop(from: frame.keyStart)
-            keyStarts.pop(from: frame.keyStart)
+            keyStarts.pop(from: frame.keyOffsetStart)
             values.pop(from: frame.valueStart)
         }
         var d = PlistDictionary(minimumCapacity: count)
@@ -152,7 +165,7 @@ struct PlistTreeBuilder: PlistEventSink {
                 continue
             }
             if !d.insertIfAbsent(value, forKey: key),
-               try duplicateKeys.keepsLater(key, at: keyStarts[frame.keyStart + j], format: format) {
+               try duplicateKeys.keepsLater(key, at: keyStarts[frame.keyOffsetStart + j], format: format) {
                 d.updateValue(value, forKey: key)
             }
         }
@@ -206,7 +219,8 @@ struct PlistTreeBuilder: PlistEventSink {
     @inline(__always)
     mutating func beginDictionary(count: Int, keysFromSlot slot: Int, at range: Range<Int>) throws -> Bool {
         guard let keySets, slot >= 0, slot < Self.keySetSlots, keySets[slot]?.count == count else { return false }
-        frames.append(Frame(valueStart: values.count, keyStart: keys.count, keysSlot: slot, distinct: true))
+        frames.append(Frame(
+            valueStart: values.count, keyStart: keys.count, keyOffsetStart: keyStarts.count, keysSlot: slot, distinct: true))
         return true
     }
 }

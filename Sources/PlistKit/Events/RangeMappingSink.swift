@@ -70,6 +70,9 @@ struct RangeMappingSink<Inner: PlistEventSink>: PlistEventSink {
     }
 
     mutating func declareDistinctKeys() { inner.declareDistinctKeys() }
+    mutating func takeDistinctKeys(count: Int, _ key: (Int) -> String) throws -> Bool {
+        try inner.takeDistinctKeys(count: count, key)
+    }
 }
 
 extension RangeMappingSink: NestingLimited where Inner: NestingLimited {

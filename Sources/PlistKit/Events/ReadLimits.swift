@@ -151,4 +151,9 @@ struct LimitingSink<Inner: PlistEventSink>: PlistEventSink {
 
     @inline(__always)
     mutating func declareDistinctKeys() { inner.declareDistinctKeys() }
+
+    @inline(__always)
+    mutating func takeDistinctKeys(count: Int, _ key: (Int) -> String) throws -> Bool {
+        try inner.takeDistinctKeys(count: count, key)
+    }
 }

@@ -27,9 +27,12 @@ enum XMLWriter {
 struct XMLWriterSink: PlistEventSink {
     var out: RawOutput
     let maxDepth: Int
-    /// Open containers: the innermost one's tag is not finished yet while `openingPending` (count unknown, no
-    /// child yet), and its closer is written unless it was written empty.
-    private var containers: [ContainerState] = []
+    /// Open containers.
+    private var depth = 0
+    /// The innermost open container's state: its tag is not finished yet while `openingPending` (count unknown, no
+    /// child yet), and its closer is written unless it was written empty. Only the innermost one can be other than
+    /// `open` (a child makes its parent open), so one value is enough: no stack to keep per level.
+    private var innermost = ContainerState.open
     private enum ContainerState { case open, writtenEmpty, openingPending }
 
     init(maxDepth: Int, drain: OutputDrain? = nil) {
@@ -60,20 +63,21 @@ extension XMLWriterSink: StreamingWriterSink {
         out.discard()
     }
 
-    private var depth: Int { containers.count }
-
     /// Finishes the innermost container's opening tag if it was waiting for its first child.
     @inline(__always)
     private mutating func childFollows() {
-        guard containers.last == .openingPending else { return }
+        guard innermost == .openingPending else { return }
         out.append(">\n")
-        containers[containers.count - 1] = .open
+        innermost = .open
     }
 
+    // Inlined into the tree walk's loops, as the writer's own recursion was.
+    @inline(__always)
     mutating func beginArray(count: Int?, at range: Range<Int>) throws {
         try begin("array", count: count)
     }
 
+    @inline(__always)
     mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
         try begin("dict", count: count)
     }
@@ -85,24 +89,30 @@ extension XMLWriterSink: StreamingWriterSink {
         out.appendTabs(depth)
         out.append(0x3C)
         out.append(tag)
+        depth += 1
         switch count {
         case 0?:
             out.append("/>\n")
-            containers.append(.writtenEmpty)
+            innermost = .writtenEmpty
         case nil:
-            containers.append(.openingPending)
+            innermost = .openingPending
         default:
             out.append(">\n")
-            containers.append(.open)
+            innermost = .open
         }
     }
 
+    @inline(__always)
     mutating func endArray(at range: Range<Int>) throws { end("array") }
+    @inline(__always)
     mutating func endDictionary(at range: Range<Int>) throws { end("dict") }
 
     @inline(__always)
     private mutating func end(_ tag: StaticString) {
-        guard let state = containers.popLast() else { return }
+        guard depth > 0 else { return }
+        depth -= 1
+        let state = innermost
+        innermost = .open
         switch state {
         case .writtenEmpty: break
         case .openingPending: out.append("/>\n")
@@ -114,6 +124,7 @@ extension XMLWriterSink: StreamingWriterSink {
         }
     }
 
+    @inline(__always)
     mutating func key(_ key: consuming String, at range: Range<Int>) throws {
         childFollows()
         out.appendTabs(depth)

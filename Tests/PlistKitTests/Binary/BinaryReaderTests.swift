@@ -237,6 +237,19 @@ import Testing
         #expect(e?.offset == f.offset(of: 4))
     }
 
+    @Test func errorsNameTheKeyOfKeysReadFirst() throws {
+        // A dictionary of distinct keys hands them to the tree at once, before its values: the failing value's key
+        // is still the one at its index. The second record has the same key objects (a remembered key set).
+        let good = F.dict([1, 2, 3], [4, 4, 4])
+        let bad = F.dict([1, 2, 3], [4, 5, 4])
+        let f = F([F.array([6, 7]), F.ascii("a"), F.ascii("b"), F.ascii("c"), F.int(1), [0x70], good, bad])
+        let e = failure(f.bytes)
+        #expect(e?.kind == .syntax)
+        #expect(e?.keyPath?.components == ["1", "b"])
+        let g = F([F.dict([1, 2, 3], [4, 5, 4]), F.ascii("a"), F.ascii("b"), F.ascii("c"), F.int(1), [0x70]])
+        #expect(failure(g.bytes)?.keyPath?.components == ["b"])
+    }
+
     // MARK: Rejected: objects
 
     @Test func unknownMarkers() {
