@@ -140,8 +140,8 @@ final class XMLEventSource {
         var tag: Tag
         /// Complete children so far (values, not keys).
         var values: Int
-        /// A `<dict>`'s key waiting for its value, for key paths (nil between entries).
-        var pendingKey: String?
+        /// A `<dict>` has a key waiting for its value (`pendingKeys` holds it, for key paths).
+        var hasPendingKey: Bool
         /// Byte offset (in libxml2's buffer) at the end of the start tag.
         var offset: Int
     }
@@ -150,6 +150,9 @@ final class XMLEventSource {
     /// The element names interned in this parser's dictionary, so a tag is identified by one pointer comparison.
     @exclusivity(unchecked) private var names: [(UnsafePointer<xmlChar>, Tag)] = []
     @exclusivity(unchecked) private var frames: [Frame] = []
+    /// The pending key of the frame at each depth, valid where the frame says so: kept apart so a `Frame` holds no
+    /// reference and copying one (every element) retains nothing.
+    @exclusivity(unchecked) private var pendingKeys: [String] = []
     /// Values outside any container (a document has exactly one).
     @exclusivity(unchecked) private var topLevelValues = 0
 
@@ -195,10 +198,10 @@ final class XMLEventSource {
     /// The key path of the value being read.
     var keyPath: KeyPath {
         var components: [String] = []
-        for frame in frames {
+        for (depth, frame) in frames.enumerated() {
             switch frame.tag {
             case .array: components.append(String(frame.values))
-            case .dict: if let key = frame.pendingKey { components.append(key) }
+            case .dict: if frame.hasPendingKey { components.append(pendingKeys[depth]) }
             default: break
             }
         }
@@ -274,7 +277,7 @@ final class XMLEventSource {
         if let parent = frames.last {
             switch parent.tag {
             case .dict:
-                let expectingKey = parent.pendingKey == nil
+                let expectingKey = !parent.hasPendingKey
                 if t == .key {
                     if !expectingKey { fail(.syntax, "value missing for key inside <dict>"); return }
                 } else if expectingKey {
@@ -313,7 +316,7 @@ final class XMLEventSource {
         } catch {
             return fail(sinkError: error)
         }
-        frames.append(Frame(tag: t, values: 0, pendingKey: nil, offset: offset))
+        frames.append(Frame(tag: t, values: 0, hasPendingKey: false, offset: offset))
     }
 
     func endElement() {
@@ -340,7 +343,7 @@ final class XMLEventSource {
                 frames.removeLast()
                 try sink.endArray(closingRange())
             default:
-                if frame.pendingKey != nil {
+                if frame.hasPendingKey {
                     fail(.syntax, "value missing for key inside <dict>")  // the key path names the key
                     return
                 }
@@ -361,7 +364,7 @@ final class XMLEventSource {
             return
         }
         frames[frames.count - 1].values += 1
-        frames[frames.count - 1].pendingKey = nil
+        frames[frames.count - 1].hasPendingKey = false
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
@@ -424,7 +427,14 @@ final class XMLEventSource {
             if t == .key {
                 guard case .string(let key) = value else { return }
                 try sink.key(key, range(from: scalarOffset))
-                frames[frames.count - 1].pendingKey = key
+                let depth = frames.count - 1
+                frames[depth].hasPendingKey = true
+                if depth < pendingKeys.count {
+                    pendingKeys[depth] = key
+                } else {
+                    while pendingKeys.count < depth { pendingKeys.append("") }
+                    pendingKeys.append(key)
+                }
                 return
             }
             try sink.value(value, range(from: scalarOffset))
