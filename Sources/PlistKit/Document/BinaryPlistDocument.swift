@@ -228,8 +228,6 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         struct Repeat {
             var hash: UInt64
             var matches: Bool
-            /// Its index slot (large dictionaries).
-            var slot: Int
         }
 
         /// Whether key objects of `key`'s size are remembered in `repeats`.
@@ -369,7 +367,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                     if repeated == nil, keys[..<i].contains(where: { $0.1 == hash && table.keysEqual($0.0, key) }) { repeated = i }
                     keys.initializeElement(at: i, to: (key, hash))
                 }
-                if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: 0, matches: matches, slot: 0) }
+                if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: 0, matches: matches) }
                 if matches, found == nil || policy != .firstWins { found = i }
             }
             if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
@@ -399,77 +397,107 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             }
         }
         let refSize = trailer.refSize
-        return try index.slots.withUnsafeBufferPointer { slots -> Int? in
-            let mask = slots.count - 1
-            let tag = query.hash >> 32
-            var p = Int(truncatingIfNeeded: query.hash) & mask
-            while true {
-                let slot = slots[p]
-                if slot == 0 { return nil }
-                if slot >> 32 == tag {
-                    let entry = Int(slot & 0xFFFF_FFFF) - 1
-                    if table.key(try table.knownKey(try table.reference(at: keyRefs + entry * refSize)), equals: query) {
-                        return entry
-                    }
-                }
-                p = (p + 1) & mask
-            }
+        let tag = query.hash >> 32
+        var i = index.first(withTag: tag)
+        while i < index.entries.count, index.entries[i] >> 32 == tag {
+            let entry = Int(truncatingIfNeeded: index.entries[i] & 0xFFFF_FFFF)
+            if table.key(try table.knownKey(try table.reference(at: keyRefs + entry * refSize)), equals: query) { return entry }
+            i += 1
         }
+        return nil
     }
 
     /// Checks every key of a large dictionary (as `scannedEntry` does) and indexes the entries the duplicate-key
-    /// policy keeps.
+    /// policy keeps: hashes in entry order, sorted by hash, and of each run of equal keys (equal keys have equal
+    /// hashes, so they are side by side, in entry order) the first or the last kept.
     private func buildIndex(
         keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> BinaryDictionaryIndex {
         let refSize = trailer.refSize
         let policy = options.duplicateKeys
         try walk.charge(2 * refSize * count, at: keyRefs)
-        var slots = [UInt64](repeating: 0, count: BinaryDictionaryIndex.capacity(for: count))
-        var repeated: Int?
         walk.repeats?.removeAll(keepingCapacity: true)
-        try slots.withUnsafeMutableBufferPointer { slots in
-            let mask = slots.count - 1
+        var elements = [UInt64](repeating: 0, count: count)
+        try elements.withUnsafeMutableBufferPointer { elements in
             for i in 0 ..< count {
                 let ref = try table.reference(at: keyRefs + i * refSize)
+                let hash: UInt64
                 if let known = walk.repeats?[ref] {
-                    // The same key object as an earlier entry: the same key, in the same slot.
-                    switch policy {
-                    case .lastWins: slots[known.slot] = (known.hash >> 32) << 32 | UInt64(i + 1)
-                    case .firstWins: break
-                    case .reject: if repeated == nil { repeated = i }
-                    }
-                    continue
+                    hash = known.hash  // the same key object as an earlier entry: checked and hashed already
+                } else {
+                    let key = try table.checkedKey(ref, inside: walk.path, depth: depth)
+                    try walk.charge(key)
+                    hash = table.hash(key, seed: seed)
+                    if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: hash, matches: false) }
                 }
-                let key = try table.checkedKey(ref, inside: walk.path, depth: depth)
-                try walk.charge(key)
-                let hash = table.hash(key, seed: seed)
-                let tag = hash >> 32
-                var p = Int(truncatingIfNeeded: hash) & mask
-                while true {
-                    let slot = slots[p]
-                    if slot == 0 {
-                        slots[p] = tag << 32 | UInt64(i + 1)
-                        break
-                    }
-                    if slot >> 32 == tag {
-                        let earlier = Int(slot & 0xFFFF_FFFF) - 1
-                        if table.keysEqual(try table.knownKey(try table.reference(at: keyRefs + earlier * refSize)), key) {
-                            switch policy {
-                            case .lastWins: slots[p] = tag << 32 | UInt64(i + 1)
-                            case .firstWins: break
-                            case .reject: if repeated == nil { repeated = i }
-                            }
-                            break
-                        }
-                    }
-                    p = (p + 1) & mask
+                elements[i] = (hash >> 32) << 32 | UInt64(i)
+            }
+        }
+        BinaryDictionaryIndex.sortByTag(&elements)
+        // Keeps, of each set of equal keys, the entry the policy keeps, and finds the first entry (in entry order)
+        // whose key an earlier one has.
+        var repeated: Int?
+        var kept = 0
+        try elements.withUnsafeMutableBufferPointer { e in
+            var runStart = 0
+            while runStart < count {
+                let tag = e[runStart] >> 32
+                var runEnd = runStart + 1
+                while runEnd < count, e[runEnd] >> 32 == tag { runEnd += 1 }
+                if runEnd - runStart == 1 {
+                    e[kept] = e[runStart]
+                    kept += 1
+                } else {
+                    try keepDistinct(e, runStart ..< runEnd, keyRefs: keyRefs, table, policy: policy, kept: &kept, repeated: &repeated)
                 }
-                if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: hash, matches: false, slot: p) }
+                runStart = runEnd
             }
         }
         if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
-        return BinaryDictionaryIndex(slots: slots)
+        elements.removeLast(count - kept)
+        return BinaryDictionaryIndex(entries: elements)
+    }
+
+    /// Of the run `run` of elements with one hash tag (in entry order), writes at `kept` one element per distinct
+    /// key — the first or the last by the policy — and notes the first entry that repeats a key. The elements
+    /// left of `kept` stay sorted: a run is rewritten in place, in order of first occurrence.
+    private func keepDistinct(
+        _ e: UnsafeMutableBufferPointer<UInt64>, _ run: Range<Int>, keyRefs: Int, _ table: BinaryObjectTable,
+        policy: DuplicateKeyPolicy, kept: inout Int, repeated: inout Int?
+    ) throws {
+        let refSize = trailer.refSize
+        func ref(_ element: UInt64) throws -> Int {
+            try table.reference(at: keyRefs + Int(truncatingIfNeeded: element & 0xFFFF_FFFF) * refSize)
+        }
+        let first = kept
+        for i in run {
+            let element = e[i]
+            let r = try ref(element)
+            var same: Int?
+            for k in first ..< kept {
+                // The same key object is the same key without a comparison (a long key named many times).
+                let other = try ref(e[k])
+                if other == r {
+                    same = k
+                    break
+                }
+                if table.keysEqual(try table.knownKey(other), try table.knownKey(r)) {
+                    same = k
+                    break
+                }
+            }
+            guard let same else {
+                e[kept] = element
+                kept += 1
+                continue
+            }
+            let position = Int(truncatingIfNeeded: element & 0xFFFF_FFFF)
+            switch policy {
+            case .lastWins: e[same] = element
+            case .firstWins: break
+            case .reject: if repeated.map({ position < $0 }) ?? true { repeated = position }
+            }
+        }
     }
 
     /// How many dictionary indexes the document holds (for tests).
