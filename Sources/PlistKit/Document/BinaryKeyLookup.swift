@@ -140,33 +140,33 @@ struct BinaryDictionaryIndex: Sendable {
     }
 
     /// Sorts `elements` by their high 32 bits, keeping the order of equal ones (so, built in entry order, they are
-    /// sorted by tag and then position): three stable counting passes of 11 bits, each reading the elements once.
+    /// sorted by tag and then position): four stable counting passes of 8 bits, each reading the elements once and
+    /// writing them to 256 places in order (11-bit passes write to 2,048 and miss the TLB on every element).
     static func sortByTag(_ elements: inout [UInt64]) {
         let n = elements.count
         guard n > 4096 else { return elements.sort() }
         var other = [UInt64](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: 2048)
-        for shift: UInt64 in [32, 43, 54] {
-            elements.withUnsafeBufferPointer { from in
-                other.withUnsafeMutableBufferPointer { to in
-                    counts.withUnsafeMutableBufferPointer { counts in
-                        for i in 0 ..< 2048 { counts[i] = 0 }
-                        for v in from { counts[Int(truncatingIfNeeded: v &>> shift) & 2047] += 1 }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+            for shift: UInt64 in [32, 40, 48, 56] {
+                elements.withUnsafeBufferPointer { from in
+                    other.withUnsafeMutableBufferPointer { to in
+                        counts.initialize(repeating: 0)
+                        for v in from { counts[Int(truncatingIfNeeded: v &>> shift) & 255] += 1 }
                         var sum = 0
-                        for i in 0 ..< 2048 {
+                        for i in 0 ..< 256 {
                             let c = counts[i]
                             counts[i] = sum
                             sum += c
                         }
                         for v in from {
-                            let digit = Int(truncatingIfNeeded: v &>> shift) & 2047
+                            let digit = Int(truncatingIfNeeded: v &>> shift) & 255
                             to[counts[digit]] = v
                             counts[digit] += 1
                         }
                     }
                 }
+                swap(&elements, &other)
             }
-            swap(&elements, &other)
         }
     }
 }
