@@ -98,9 +98,43 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             let trailer = try BinaryTrailer(bytes, options: options)
             // Every offset entry must point into the object area: checked once, here, without allocating.
             let table = BinaryObjectTable(base: bytes.baseAddress.unsafelyUnwrapped, trailer: trailer, strictDates: options.strictDates)
-            for index in 0..<trailer.objectCount { _ = try table.objectOffset(index) }
+            let (least, greatest) = Self.offsetRange(table)
+            if least < UInt64(BinaryTrailer.headerSize) || greatest >= UInt64(table.objectsEnd) {
+                // Some entry is wrong: the first one is the error, as the tree reader would report it.
+                for index in 0..<trailer.objectCount { _ = try table.objectOffset(index) }
+            }
             return trailer
         }
+    }
+
+    /// The least and greatest entries of the offset table, in a loop without branches for the common widths (the
+    /// check of millions of entries is most of the time of opening a large document).
+    private static func offsetRange(_ table: BinaryObjectTable) -> (UInt64, UInt64) {
+        let trailer = table.trailer
+        let entries = table.base + trailer.offsetTableOffset
+        let count = trailer.objectCount
+        var least = UInt64.max
+        var greatest: UInt64 = 0
+        func scan<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) {
+            for i in 0 ..< count {
+                let v = UInt64(T(bigEndian: entries.loadUnaligned(fromByteOffset: i * MemoryLayout<T>.size, as: T.self)))
+                least = min(least, v)
+                greatest = max(greatest, v)
+            }
+        }
+        switch trailer.offsetSize {
+        case 1: scan(UInt8.self)
+        case 2: scan(UInt16.self)
+        case 4: scan(UInt32.self)
+        case 8: scan(UInt64.self)
+        default:
+            for i in 0 ..< count {
+                let v = table.readUInt(at: trailer.offsetTableOffset + i * trailer.offsetSize, size: trailer.offsetSize)
+                least = min(least, v)
+                greatest = max(greatest, v)
+            }
+        }
+        return (least, greatest)
     }
 
     private static func withBytes<R>(_ storage: Storage, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
