@@ -357,7 +357,7 @@ import TestSupport
         #expect(try BinaryPlistDocument(bytes, options: shallow).value(at: KeyPath(components: Array(repeating: "a", count: 600))) == 1)
     }
 
-    /// Every invalid binary Corpus file: lookups of paths made of its own keys and of small indexes end, in bounded
+    /// Every invalid binary Corpus file: lookups of random paths of common keys and small indexes end, in bounded
     /// time, with a value or a `PlistError` (never a crash or a hang), and the root through a lookup fails as `read`.
     @Test func hostileFilesBoundLookups() throws {
         for entry in try CorpusTests.entries() where entry.section == "invalid/binary" {
@@ -372,9 +372,15 @@ import TestSupport
             let words = ["0", "1", "2", "a", "b", "key", "x", "$objects", "$top", "root"]
             for _ in 0 ..< 200 {
                 let path = (0 ..< Int.random(in: 0 ... 6, using: &rng)).map { _ in words.randomElement(using: &rng)! }
-                do { _ = try document.value(at: KeyPath(components: path)) } catch is PlistError {}
+                // (A lookup, and the value when it is not a container: materialising a container is `read`'s
+                // work, checked above.)
+                do {
+                    if let object = try document.object(at: KeyPath(components: path)), object.count == nil {
+                        _ = try document.value(of: object)
+                    }
+                } catch is PlistError {}
             }
-            #expect(clock.now - start < .seconds(5), "\(entry.path)")
+            #expect(clock.now - start < .seconds(10), "\(entry.path)")
         }
     }
 }
