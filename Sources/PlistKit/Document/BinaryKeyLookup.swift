@@ -113,7 +113,7 @@ enum BinaryKeyHash {
     }
 }
 
-/// The entries of one large dictionary sorted by key hash, built on its first lookup so that later ones cost a
+/// The entries of one large dictionary sorted by key hash, built on its second lookup so that later ones cost a
 /// binary search: each element is the hash's high 32 bits above the entry's position, and of equal keys only the
 /// entry the duplicate-key policy keeps is there. Sorted rather than hashed into a table because building it then
 /// writes memory in order: a table of random slots took a cache miss per entry, 5× the time of the whole scan of

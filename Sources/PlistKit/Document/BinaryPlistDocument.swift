@@ -12,8 +12,8 @@ import Synchronization
 /// Objects a call does not touch are not checked, so a lookup can succeed in a file that `read` refuses elsewhere.
 ///
 /// A lookup costs the objects on its path, never the size of the file. A dictionary of more than 64 entries is
-/// indexed by key hash on its first lookup (within `lookupIndexMemory`), so later lookups in it cost a probe; the
-/// document may be used from several threads at once.
+/// indexed by key hash on its second lookup (within `lookupIndexMemory`; under `.reject` on the first), so later
+/// lookups in it cost a binary search; the document may be used from several threads at once.
 public final class BinaryPlistDocument: @unchecked Sendable {
     private enum Storage {
         case data(Data)
@@ -34,6 +34,8 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     private struct IndexCache {
         var indexes: [Int: BinaryDictionaryIndex] = [:]
         var bytes = 0
+        /// Large dictionaries looked up in once, by offset (the next lookup builds their index).
+        var scanned: Set<Int> = []
     }
     /// The indexes built so far, by dictionary offset.
     private let indexes = Mutex(IndexCache())
@@ -162,8 +164,8 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     /// The object at `path` (the empty path is the root), or nil when a key is missing, an index is out of range or
     /// not a number, or a scalar is in the way — as `PlistValue[path:]` answers on the tree `read` builds. Each
     /// dictionary on the path has all its keys checked, and the containers on it are checked for cycles and depth
-    /// as the tree reader checks them; a dictionary of more than 64 entries is indexed on its first lookup (see
-    /// `lookupIndexMemory`), so later lookups in it take a hash probe instead of a pass over its keys.
+    /// as the tree reader checks them; a dictionary of more than 64 entries is indexed on its second lookup (see
+    /// `lookupIndexMemory`), so later lookups in it take a binary search instead of a pass over its keys.
     public func object(at path: KeyPath) throws -> Object? {
         try withTable { _, table in
             guard let found = try find(path, in: table) else { return nil }
@@ -243,7 +245,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
 
     // MARK: Following a key path
 
-    /// Dictionaries of more entries than this are indexed on their first lookup; smaller ones are scanned.
+    /// Dictionaries of more entries than this are indexed on their second lookup; smaller ones are scanned.
     static var indexedCount: Int { 64 }
 
     /// One lookup's bookkeeping: the containers it is inside (for cycles and depth) and its decoding budget.
@@ -369,8 +371,9 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
-    /// The position of `query`'s entry in a small dictionary, by a pass over its keys: each is checked, and the
-    /// duplicate-key policy decides between equal ones.
+    /// The position of `query`'s entry in a dictionary, by a pass over its keys: each is checked, and the
+    /// duplicate-key policy decides between equal ones (under `.reject`, only for a small dictionary: the search
+    /// for a repeated key is quadratic here).
     private func scannedEntry(
         _ query: BinaryKeyQuery, keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> Int? {
@@ -409,7 +412,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
-    /// The position of `query`'s entry in a large dictionary, through its index (built now if not cached).
+    /// The position of `query`'s entry in a large dictionary: through its index, built on the second lookup.
     private func indexedEntry(
         _ query: BinaryKeyQuery, dictionaryAt offset: Int, keyRefs: Int, count: Int, inside depth: Int,
         _ table: BinaryObjectTable, _ walk: inout Walk
@@ -417,6 +420,12 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let index: BinaryDictionaryIndex
         if let cached = indexes.withLock({ $0.indexes[offset] }) {
             index = cached
+        } else if options.duplicateKeys != .reject,
+                  count * MemoryLayout<UInt64>.stride > lookupIndexMemory || indexes.withLock({ $0.scanned.insert(offset).inserted }) {
+            // The first lookup in the dictionary (or one whose index would not be kept) is one pass over its keys,
+            // the cheapest a single lookup can be; building the index costs about two more, so it waits for a
+            // second lookup. (Under `.reject` the index is how a repeated key is found.)
+            return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk)
         } else {
             index = try buildIndex(keyRefs: keyRefs, count: count, inside: depth, table, &walk)
             let limit = lookupIndexMemory
