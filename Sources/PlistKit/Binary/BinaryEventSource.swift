@@ -70,9 +70,10 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         guard count < Int(Int32.max) - 8 else {
             throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 9) objects", at: bytes.count - 24)
         }
-        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
-        slots.initialize(repeating: notStarted, count: count)
-        defer { slots.deallocate() }
+        // Zero-filled (`notStarted`) and paid for by the pages a reading touches: a subtree costs its own objects.
+        let table = BinaryObjectSlots(count: count)
+        defer { table.release() }
+        let slots = table.pointer
         var source = BinaryEventSource(
             table: BinaryObjectTable(base: base, trailer: trailer, strictDates: options.strictDates),
             slots: slots, sink: sink, budget: budget ?? treeBudget(trailer), byOffset: byOffset,

@@ -336,3 +336,36 @@ struct BinaryObjectTable {
         BinaryTrailer.error(kind, message, at: offset)
     }
 }
+
+/// The per-object state of one reading (`BinaryEventSource`'s slots), zero-filled. A large table is mapped from the
+/// kernel as untouched zero pages: a reading that meets a few objects of a huge document (a subtree of a
+/// `BinaryPlistDocument`) pays for the pages it touches, not for a pass over one slot per object of the file.
+struct BinaryObjectSlots {
+    let pointer: UnsafeMutablePointer<Int32>
+    private let mappedBytes: Int
+
+    /// Below this many bytes, the allocator's memory, zeroed, is cheaper than a mapping.
+    private static var mappingThreshold: Int { 256 << 10 }
+
+    init(count: Int) {
+        let bytes = count * MemoryLayout<Int32>.stride
+        if bytes >= Self.mappingThreshold,
+           let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), address != MAP_FAILED {
+            pointer = address.bindMemory(to: Int32.self, capacity: count)
+            mappedBytes = bytes
+        } else {
+            pointer = UnsafeMutablePointer<Int32>.allocate(capacity: max(count, 1))
+            pointer.initialize(repeating: 0, count: count)
+            mappedBytes = 0
+        }
+    }
+
+    /// Frees the slots (once).
+    func release() {
+        if mappedBytes > 0 {
+            _ = munmap(UnsafeMutableRawPointer(pointer), mappedBytes)
+        } else {
+            pointer.deallocate()
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// A binary property list opened without being read: the trailer and the offset table are checked when it opens,
 /// and nothing else is decoded, or allocated, until a caller asks for it. A key path is followed by comparing raw
@@ -6,8 +7,13 @@ import FoundationEssentials
 /// be materialised as a `PlistValue`, or sent as events to a sink.
 ///
 /// Every rule of `PropertyList.read` holds on the objects a call touches: bounds, encodings, non-string keys, the
-/// duplicate-key policy, and — for a materialised subtree — cycles, depth and the decoding budget. Objects a call does
-/// not touch are not checked, so a lookup can succeed in a file that `read` refuses elsewhere.
+/// duplicate-key policy, cycles, nesting depth and the decoding budget — every key of each dictionary on a path is
+/// checked, so a lookup answers what `read` and a lookup in its tree answer, or fails with the same kind of error.
+/// Objects a call does not touch are not checked, so a lookup can succeed in a file that `read` refuses elsewhere.
+///
+/// A lookup costs the objects on its path, never the size of the file. A dictionary of more than 64 entries is
+/// indexed by key hash on its second lookup (within `lookupIndexMemory`; under `.reject` on the first), so later
+/// lookups in it cost a binary search; the document may be used from several threads at once.
 public final class BinaryPlistDocument: @unchecked Sendable {
     private enum Storage {
         case data(Data)
@@ -19,6 +25,22 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     private let trailer: BinaryTrailer
     /// The read options the document was opened with (limits and policies for every call).
     public let options: PlistReadOptions
+    /// The most memory the indexes of large dictionaries may hold together (8 bytes a slot, at most 11 an entry);
+    /// past it older indexes are dropped, and a dictionary whose index alone is larger is scanned on every lookup.
+    public let lookupIndexMemory: Int
+    /// The default `lookupIndexMemory`: 64 MiB, the index of a dictionary of about 6 million entries.
+    public static let defaultLookupIndexMemory = 64 << 20
+
+    private struct IndexCache {
+        var indexes: [Int: BinaryDictionaryIndex] = [:]
+        var bytes = 0
+        /// Large dictionaries looked up in once, by offset (the next lookup builds their index).
+        var scanned: Set<Int> = []
+    }
+    /// The indexes built so far, by dictionary offset.
+    private let indexes = Mutex(IndexCache())
+    /// Seeds the key hashes of the indexes, so that no file can be made of keys that collide.
+    private let seed = UInt64.random(in: .min ... .max)
 
     /// An object of the document, as a lookup finds it: a position in the offset table and what kind it is.
     public struct Object: Sendable, Hashable {
@@ -32,34 +54,44 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     }
 
     /// Opens `data` (it is kept, not copied).
-    public convenience init(_ data: Data, options: PlistReadOptions = PlistReadOptions()) throws {
-        try self.init(storage: .data(data), options: options)
+    public convenience init(
+        _ data: Data, options: PlistReadOptions = PlistReadOptions(), lookupIndexMemory: Int = defaultLookupIndexMemory
+    ) throws {
+        try self.init(storage: .data(data), options: options, lookupIndexMemory: lookupIndexMemory)
     }
 
     /// Opens `bytes` (they are kept, not copied).
-    public convenience init(_ bytes: [UInt8], options: PlistReadOptions = PlistReadOptions()) throws {
-        try self.init(storage: .bytes(bytes), options: options)
+    public convenience init(
+        _ bytes: [UInt8], options: PlistReadOptions = PlistReadOptions(), lookupIndexMemory: Int = defaultLookupIndexMemory
+    ) throws {
+        try self.init(storage: .bytes(bytes), options: options, lookupIndexMemory: lookupIndexMemory)
     }
 
     /// Opens the file at `path`, mapped into memory (`MappedInput`): only the pages that calls touch are read.
-    public convenience init(contentsOfFile path: String, options: PlistReadOptions = PlistReadOptions()) throws {
+    public convenience init(
+        contentsOfFile path: String, options: PlistReadOptions = PlistReadOptions(),
+        lookupIndexMemory: Int = defaultLookupIndexMemory
+    ) throws {
         let input: MappedInput
         do {
             input = try MappedInput(path: path, limit: options.maxInputSize)
         } catch {
             throw PlistError(.io, "cannot read \(path): \(error)", format: .binary)
         }
-        try self.init(storage: .mapped(input), options: options)
+        try self.init(storage: .mapped(input), options: options, lookupIndexMemory: lookupIndexMemory)
     }
 
     /// Opens mapped (or read) input.
-    public convenience init(_ input: MappedInput, options: PlistReadOptions = PlistReadOptions()) throws {
-        try self.init(storage: .mapped(input), options: options)
+    public convenience init(
+        _ input: MappedInput, options: PlistReadOptions = PlistReadOptions(), lookupIndexMemory: Int = defaultLookupIndexMemory
+    ) throws {
+        try self.init(storage: .mapped(input), options: options, lookupIndexMemory: lookupIndexMemory)
     }
 
-    private init(storage: Storage, options: PlistReadOptions) throws {
+    private init(storage: Storage, options: PlistReadOptions, lookupIndexMemory: Int) throws {
         self.storage = storage
         self.options = options
+        self.lookupIndexMemory = lookupIndexMemory
         trailer = try Self.withBytes(storage) { bytes in
             guard bytes.count <= options.maxInputSize else {
                 throw PlistError(.sizeLimit, "input is \(bytes.count) bytes, more than the limit of \(options.maxInputSize)",
@@ -68,9 +100,43 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             let trailer = try BinaryTrailer(bytes, options: options)
             // Every offset entry must point into the object area: checked once, here, without allocating.
             let table = BinaryObjectTable(base: bytes.baseAddress.unsafelyUnwrapped, trailer: trailer, strictDates: options.strictDates)
-            for index in 0..<trailer.objectCount { _ = try table.objectOffset(index) }
+            let (least, greatest) = Self.offsetRange(table)
+            if least < UInt64(BinaryTrailer.headerSize) || greatest >= UInt64(table.objectsEnd) {
+                // Some entry is wrong: the first one is the error, as the tree reader would report it.
+                for index in 0..<trailer.objectCount { _ = try table.objectOffset(index) }
+            }
             return trailer
         }
+    }
+
+    /// The least and greatest entries of the offset table, in a loop without branches for the common widths (the
+    /// check of millions of entries is most of the time of opening a large document).
+    private static func offsetRange(_ table: BinaryObjectTable) -> (UInt64, UInt64) {
+        let trailer = table.trailer
+        let entries = table.base + trailer.offsetTableOffset
+        let count = trailer.objectCount
+        var least = UInt64.max
+        var greatest: UInt64 = 0
+        func scan<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) {
+            for i in 0 ..< count {
+                let v = UInt64(T(bigEndian: entries.loadUnaligned(fromByteOffset: i * MemoryLayout<T>.size, as: T.self)))
+                least = min(least, v)
+                greatest = max(greatest, v)
+            }
+        }
+        switch trailer.offsetSize {
+        case 1: scan(UInt8.self)
+        case 2: scan(UInt16.self)
+        case 4: scan(UInt32.self)
+        case 8: scan(UInt64.self)
+        default:
+            for i in 0 ..< count {
+                let v = table.readUInt(at: trailer.offsetTableOffset + i * trailer.offsetSize, size: trailer.offsetSize)
+                least = min(least, v)
+                greatest = max(greatest, v)
+            }
+        }
+        return (least, greatest)
     }
 
     private static func withBytes<R>(_ storage: Storage, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -96,32 +162,52 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     // MARK: Lookups
 
     /// The object at `path` (the empty path is the root), or nil when a key is missing, an index is out of range or
-    /// not a number, or a scalar is in the way — as `PlistValue[path:]` answers on the tree `read` builds.
+    /// not a number, or a scalar is in the way — as `PlistValue[path:]` answers on the tree `read` builds. Each
+    /// dictionary on the path has all its keys checked, and the containers on it are checked for cycles and depth
+    /// as the tree reader checks them; a dictionary of more than 64 entries is indexed on its second lookup (see
+    /// `lookupIndexMemory`), so later lookups in it take a binary search instead of a pass over its keys.
     public func object(at path: KeyPath) throws -> Object? {
         try withTable { _, table in
-            guard let index = try Self.find(path, from: trailer.topObject, in: table, duplicateKeys: options.duplicateKeys) else {
-                return nil
-            }
-            return try Self.describe(index, in: table)
+            guard let found = try find(path, in: table) else { return nil }
+            return try Self.describe(found, in: table)
         }
     }
 
-    /// The value at `path`, materialised (`PlistValue.value(at:)`'s error when there is none).
+    /// The value at `path`, materialised (`PlistValue.value(at:)`'s error when there is none), checked as the tree
+    /// reader checks it at that depth.
     public func value(at path: KeyPath) throws -> PlistValue {
-        guard let object = try object(at: path) else {
-            throw PlistError(.keyPath, "No value at that key path or invalid key path: \(path)", keyPath: path)
+        try withTable { bytes, table in
+            guard let found = try find(path, in: table) else {
+                throw PlistError(.keyPath, "No value at that key path or invalid key path: \(path)", keyPath: path)
+            }
+            do {
+                return try materialise(found, depth: path.components.count, bytes, table)
+            } catch let e as PlistError {
+                throw Self.at(path.components[...], e)
+            }
         }
-        return try value(of: object)
     }
 
     /// The whole value of `object` (and everything inside it), checked as `PropertyList.read` checks a document.
     public func value(of object: Object) throws -> PlistValue {
-        try withTable { bytes, _ in try BinaryReader.read(bytes, trailer: trailer, options: options, from: object.index) }
+        try withTable { bytes, table in try materialise(object.index, depth: 0, bytes, table) }
     }
 
     /// The whole document's value: `PropertyList.read` of its bytes.
     public func value() throws -> PlistValue {
         try withTable { bytes, _ in try BinaryReader.read(bytes, trailer: trailer, options: options) }
+    }
+
+    /// The value of object `index`, found inside `depth` containers: a scalar, string or data decoded on its own; a
+    /// container read by the tree reader (whose nesting limit then counts the containers above it). A reading
+    /// costs the objects it meets, not the document's object count (`BinaryObjectSlots`).
+    private func materialise(_ index: Int, depth: Int, _ bytes: UnsafeRawBufferPointer, _ table: BinaryObjectTable) throws -> PlistValue {
+        let offset = try table.objectOffset(index)
+        let kind = table.marker(at: offset) >> 4
+        guard kind == 0xA || kind == 0xD else { return try table.leaf(at: offset).value }
+        var options = options
+        options.maxDepth -= depth
+        return try BinaryReader.read(bytes, trailer: trailer, options: options, from: index)
     }
 
     /// Sends `object`'s events to `sink` (a tree builder stands in for shared subtrees; a sink that cannot is
@@ -156,77 +242,315 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
-    /// The index of the object at `path` from object `start`, or nil.
-    private static func find(
-        _ path: KeyPath, from start: Int, in table: BinaryObjectTable, duplicateKeys: DuplicateKeyPolicy
-    ) throws -> Int? {
-        var index = start
-        for (depth, component) in path.components.enumerated() {
+
+    // MARK: Following a key path
+
+    /// Dictionaries of more entries than this are indexed on their second lookup; smaller ones are scanned.
+    static var indexedCount: Int { 64 }
+
+    /// One lookup's bookkeeping: the containers it is inside (for cycles and depth) and its decoding budget.
+    private struct Walk {
+        /// Four times the object area, as for the tree reader; charged with the keys longer than a short string
+        /// and the entries of each large dictionary scanned (an index found in the cache costs nothing).
+        var budget: Int
+        /// The second try, after the first ran out of budget: in each dictionary, a long key object named by
+        /// several entries is checked, hashed, compared and charged once (the tree reader decodes a key object
+        /// once too), by object index.
+        var repeats: [Int: Repeat]?
+        /// The objects the lookup is inside, outermost first (`path[0 ..< depth]`).
+        let path: UnsafeMutableBufferPointer<Int>
+
+        /// What the first entry naming a long key object found.
+        struct Repeat {
+            var hash: UInt64
+            var matches: Bool
+        }
+
+        /// Whether key objects of `key`'s size are remembered in `repeats`.
+        static func isLong(_ key: BinaryKey) -> Bool { (key.wide ? 2 * key.count : key.count) > 15 }
+
+        mutating func charge(_ key: BinaryKey) throws {
+            guard Self.isLong(key) else { return }
+            try charge(key.wide ? 2 * key.count : key.count, at: key.start)
+        }
+
+        mutating func charge(_ bytes: Int, at offset: Int) throws {
+            budget -= bytes
+            if budget < 0 { throw BinaryBudgetExhausted(offset: offset) }
+        }
+    }
+
+    /// The object at `path` and how many containers are above it, or nil. A lookup that runs out of budget is
+    /// tried again with key objects charged once each, and past that fails as the tree reader fails on
+    /// overlapping objects.
+    private func find(_ path: KeyPath, in table: BinaryObjectTable) throws -> Int? {
+        let components = path.components
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: components.count + 1) { inside in
+            do {
+                var walk = Walk(budget: 4 * trailer.offsetTableOffset, repeats: nil, path: inside)
+                return try find(components, in: table, &walk)
+            } catch is BinaryBudgetExhausted {
+                var walk = Walk(budget: 4 * trailer.offsetTableOffset, repeats: [:], path: inside)
+                do {
+                    return try find(components, in: table, &walk)
+                } catch let exhausted as BinaryBudgetExhausted {
+                    throw exhausted.error
+                }
+            }
+        }
+    }
+
+    private func find(_ components: [String], in table: BinaryObjectTable, _ walk: inout Walk) throws -> Int? {
+        let refSize = trailer.refSize
+        var index = trailer.topObject
+        for (depth, component) in components.enumerated() {
             let offset = try table.objectOffset(index)
             let marker = table.marker(at: offset)
             let low = Int(marker & 0x0F)
             do {
                 switch marker >> 4 {
                 case 0xD:
-                    guard let found = try entry(component, ofDictionaryAt: offset, low: low, in: table, duplicateKeys: duplicateKeys)
-                    else { return nil }
-                    index = found
+                    try enter(index, at: offset, depth: depth, walk)
+                    let (keyRefs, count) = try table.payload(low, unit: 2 * refSize, at: offset)
+                    // The keys are checked before the nesting, as the tree reader reads a dictionary's keys first.
+                    let entry = try BinaryKeyQuery.with(component, seed: seed) { query in
+                        count > Self.indexedCount && BinaryDictionaryIndex.canIndex(count)
+                            ? try indexedEntry(query, dictionaryAt: offset, keyRefs: keyRefs, count: count, inside: depth + 1, table, &walk)
+                            : try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth + 1, table, &walk)
+                    }
+                    try checkDepth(depth, at: offset)
+                    guard let entry else { return nil }
+                    index = try table.reference(at: keyRefs + (count + entry) * refSize)
                 case 0xA:
-                    let (refs, count) = try table.payload(low, unit: table.trailer.refSize, at: offset)
+                    try enter(index, at: offset, depth: depth, walk)
+                    let (refs, count) = try table.payload(low, unit: refSize, at: offset)
+                    try checkDepth(depth, at: offset)
                     guard let i = KeyPath.arrayIndex(component), i < count else { return nil }
-                    index = try table.reference(at: refs + i * table.trailer.refSize)
+                    index = try table.reference(at: refs + i * refSize)
                 default:
                     return nil
                 }
             } catch let e as PlistError {
-                // A failure inside the container is reported at its key path, as the tree reader reports it.
-                var e = e
-                e.keyPath = KeyPath(components: Array(path.components.prefix(depth)) + (e.keyPath?.components ?? []))
-                throw e
+                throw Self.at(components[..<depth], e)
             }
+        }
+        // The object found: if it is a container, the tree reader nests it too.
+        do {
+            let offset = try table.objectOffset(index)
+            let kind = table.marker(at: offset) >> 4
+            if kind == 0xA || kind == 0xD {
+                try enter(index, at: offset, depth: components.count, walk)
+                try checkDepth(components.count, at: offset)
+            }
+        } catch let e as PlistError {
+            throw Self.at(components[...], e)
         }
         return index
     }
 
-    /// The value reference of key `key` in the dictionary at `offset`, comparing raw key bytes; every key of the
-    /// dictionary is checked (a string, validly encoded), and the duplicate-key policy decides between equal keys.
-    private static func entry(
-        _ key: String, ofDictionaryAt offset: Int, low: Int, in table: BinaryObjectTable, duplicateKeys: DuplicateKeyPolicy
+    /// `error` with `components` put in front of its key path, as the tree reader reports a failure inside them.
+    private static func at(_ components: ArraySlice<String>, _ error: PlistError) -> PlistError {
+        guard !components.isEmpty else { return error }
+        var e = error
+        e.keyPath = KeyPath(components: Array(components) + (e.keyPath?.components ?? []))
+        return e
+    }
+
+    /// Container `index` at `offset` is entered `depth` containers deep: being inside it already is a cycle.
+    private func enter(_ index: Int, at offset: Int, depth: Int, _ walk: Walk) throws {
+        if walk.path[0 ..< depth].contains(index) {
+            throw BinaryTrailer.error(.cycle, "object \(index) contains itself (reference cycle)", at: offset)
+        }
+        walk.path[depth] = index
+    }
+
+    /// The container at `offset`, inside `depth` others, must be within the nesting limit.
+    private func checkDepth(_ depth: Int, at offset: Int) throws {
+        if depth + 1 > options.maxDepth {
+            throw BinaryTrailer.error(.depthLimit, "nesting deeper than \(options.maxDepth) levels", at: offset)
+        }
+    }
+
+    /// The position of `query`'s entry in a dictionary, by a pass over its keys: each is checked, and the
+    /// duplicate-key policy decides between equal ones (under `.reject`, only for a small dictionary: the search
+    /// for a repeated key is quadratic here).
+    private func scannedEntry(
+        _ query: BinaryKeyQuery, keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> Int? {
-        let refSize = table.trailer.refSize
-        let (keyRefs, count) = try table.payload(low, unit: 2 * refSize, at: offset)
-        var utf8 = key
-        return try utf8.withUTF8 { wanted -> Int? in
-            var utf16: [UInt16]?
+        let refSize = trailer.refSize
+        let policy = options.duplicateKeys
+        if count > Self.indexedCount { try walk.charge(2 * refSize * count, at: keyRefs) }
+        walk.repeats?.removeAll(keepingCapacity: true)
+        // Under `.reject` the keys and their hashes are kept (on the stack) to find a repeated one.
+        return try withUnsafeTemporaryAllocation(of: (BinaryKey, UInt64).self, capacity: policy == .reject ? count : 0) { keys in
             var found: Int?
-            var seen: Set<ExactKey>?
-            for i in 0..<count {
-                let keyRef = try table.reference(at: keyRefs + i * refSize)
-                let keyOffset = try table.objectOffset(keyRef)
-                let matches: Bool
-                switch table.marker(at: keyOffset) >> 4 {
-                case 0x5:
-                    matches = try table.asciiKey(at: keyOffset, equals: wanted)
-                case 0x6:
-                    if utf16 == nil { utf16 = Array(key.utf16) }
-                    matches = try table.utf16Key(at: keyOffset, equals: utf16.unsafelyUnwrapped)
-                default:
-                    throw PlistError(.nonStringKey, "dictionary key (object \(keyRef)) is not a string", format: .binary,
-                                     offset: keyOffset)
-                }
-                if duplicateKeys == .reject {
-                    // Any repeated key refuses the dictionary, as the tree reader refuses it.
-                    if seen == nil { seen = [] }
-                    if case .string(let k) = try table.leaf(at: keyOffset).value, !seen!.insert(ExactKey(k)).inserted {
-                        throw PlistError(.duplicateKey, "duplicate key \"\(k)\" in a dictionary", format: .binary,
-                                         offset: keyOffset, keyPath: KeyPath(components: [k]))
+            var repeated: Int?
+            for i in 0 ..< count {
+                let ref = try table.reference(at: keyRefs + i * refSize)
+                if let known = walk.repeats?[ref] {
+                    // The same key object as an earlier entry: the same key.
+                    if policy == .reject {
+                        if repeated == nil { repeated = i }
+                        keys.initializeElement(at: i, to: keys[0])
                     }
+                    if known.matches, found == nil || policy != .firstWins { found = i }
+                    continue
                 }
-                guard matches else { continue }
-                if found != nil, duplicateKeys == .firstWins { continue }
-                found = try table.reference(at: keyRefs + (count + i) * refSize)
+                let key = try table.checkedKey(ref, inside: walk.path, depth: depth)
+                try walk.charge(key)
+                let matches = table.key(key, equals: query)
+                if policy == .reject {
+                    let hash = table.hash(key, seed: seed)
+                    if repeated == nil, keys[..<i].contains(where: { $0.1 == hash && table.keysEqual($0.0, key) }) { repeated = i }
+                    keys.initializeElement(at: i, to: (key, hash))
+                }
+                if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: 0, matches: matches) }
+                if matches, found == nil || policy != .firstWins { found = i }
             }
+            if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
             return found
         }
+    }
+
+    /// The position of `query`'s entry in a large dictionary: through its index, built on the second lookup.
+    private func indexedEntry(
+        _ query: BinaryKeyQuery, dictionaryAt offset: Int, keyRefs: Int, count: Int, inside depth: Int,
+        _ table: BinaryObjectTable, _ walk: inout Walk
+    ) throws -> Int? {
+        let index: BinaryDictionaryIndex
+        if let cached = indexes.withLock({ $0.indexes[offset] }) {
+            index = cached
+        } else if options.duplicateKeys != .reject,
+                  count * MemoryLayout<UInt64>.stride > lookupIndexMemory || indexes.withLock({ $0.scanned.insert(offset).inserted }) {
+            // The first lookup in the dictionary (or one whose index would not be kept) is one pass over its keys,
+            // the cheapest a single lookup can be; building the index costs about two more, so it waits for a
+            // second lookup. (Under `.reject` the index is how a repeated key is found.)
+            return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+        } else {
+            index = try buildIndex(keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+            let limit = lookupIndexMemory
+            indexes.withLock { cache in
+                guard index.bytes <= limit, cache.indexes[offset] == nil else { return }
+                while cache.bytes + index.bytes > limit, let victim = cache.indexes.first {
+                    cache.indexes.removeValue(forKey: victim.key)
+                    cache.bytes -= victim.value.bytes
+                }
+                cache.indexes[offset] = index
+                cache.bytes += index.bytes
+            }
+        }
+        let refSize = trailer.refSize
+        let tag = query.hash >> 32
+        var i = index.first(withTag: tag)
+        while i < index.entries.count, index.entries[i] >> 32 == tag {
+            let entry = Int(truncatingIfNeeded: index.entries[i] & 0xFFFF_FFFF)
+            if table.key(try table.knownKey(try table.reference(at: keyRefs + entry * refSize)), equals: query) { return entry }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Checks every key of a large dictionary (as `scannedEntry` does) and indexes the entries the duplicate-key
+    /// policy keeps: hashes in entry order, sorted by hash, and of each run of equal keys (equal keys have equal
+    /// hashes, so they are side by side, in entry order) the first or the last kept.
+    private func buildIndex(
+        keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
+    ) throws -> BinaryDictionaryIndex {
+        let refSize = trailer.refSize
+        let policy = options.duplicateKeys
+        try walk.charge(2 * refSize * count, at: keyRefs)
+        walk.repeats?.removeAll(keepingCapacity: true)
+        var elements = [UInt64](repeating: 0, count: count)
+        try elements.withUnsafeMutableBufferPointer { elements in
+            for i in 0 ..< count {
+                let ref = try table.reference(at: keyRefs + i * refSize)
+                let hash: UInt64
+                if let known = walk.repeats?[ref] {
+                    hash = known.hash  // the same key object as an earlier entry: checked and hashed already
+                } else {
+                    let key = try table.checkedKey(ref, inside: walk.path, depth: depth)
+                    try walk.charge(key)
+                    hash = table.hash(key, seed: seed)
+                    if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: hash, matches: false) }
+                }
+                elements[i] = (hash >> 32) << 32 | UInt64(i)
+            }
+        }
+        BinaryDictionaryIndex.sortByTag(&elements)
+        // Keeps, of each set of equal keys, the entry the policy keeps, and finds the first entry (in entry order)
+        // whose key an earlier one has.
+        var repeated: Int?
+        var kept = 0
+        try elements.withUnsafeMutableBufferPointer { e in
+            var runStart = 0
+            while runStart < count {
+                let tag = e[runStart] >> 32
+                var runEnd = runStart + 1
+                while runEnd < count, e[runEnd] >> 32 == tag { runEnd += 1 }
+                if runEnd - runStart == 1 {
+                    e[kept] = e[runStart]
+                    kept += 1
+                } else {
+                    try keepDistinct(e, runStart ..< runEnd, keyRefs: keyRefs, table, policy: policy, kept: &kept, repeated: &repeated)
+                }
+                runStart = runEnd
+            }
+        }
+        if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
+        elements.removeLast(count - kept)
+        return BinaryDictionaryIndex(entries: elements)
+    }
+
+    /// Of the run `run` of elements with one hash tag (in entry order), writes at `kept` one element per distinct
+    /// key — the first or the last by the policy — and notes the first entry that repeats a key. The elements
+    /// left of `kept` stay sorted: a run is rewritten in place, in order of first occurrence.
+    private func keepDistinct(
+        _ e: UnsafeMutableBufferPointer<UInt64>, _ run: Range<Int>, keyRefs: Int, _ table: BinaryObjectTable,
+        policy: DuplicateKeyPolicy, kept: inout Int, repeated: inout Int?
+    ) throws {
+        let refSize = trailer.refSize
+        func ref(_ element: UInt64) throws -> Int {
+            try table.reference(at: keyRefs + Int(truncatingIfNeeded: element & 0xFFFF_FFFF) * refSize)
+        }
+        let first = kept
+        for i in run {
+            let element = e[i]
+            let r = try ref(element)
+            var same: Int?
+            for k in first ..< kept {
+                // The same key object is the same key without a comparison (a long key named many times).
+                let other = try ref(e[k])
+                if other == r {
+                    same = k
+                    break
+                }
+                if table.keysEqual(try table.knownKey(other), try table.knownKey(r)) {
+                    same = k
+                    break
+                }
+            }
+            guard let same else {
+                e[kept] = element
+                kept += 1
+                continue
+            }
+            let position = Int(truncatingIfNeeded: element & 0xFFFF_FFFF)
+            switch policy {
+            case .lastWins: e[same] = element
+            case .firstWins: break
+            case .reject: if repeated.map({ position < $0 }) ?? true { repeated = position }
+            }
+        }
+    }
+
+    /// How many dictionary indexes the document holds (for tests).
+    var cachedIndexCount: Int { indexes.withLock { $0.indexes.count } }
+
+    /// The tree reader's error for entry `i`, the first whose key an earlier entry has (under `.reject`).
+    private func duplicateKeyError(_ i: Int, keyRefs: Int, _ table: BinaryObjectTable) throws -> PlistError {
+        let ref = try table.reference(at: keyRefs + i * trailer.refSize)
+        let key = table.string(of: try table.knownKey(ref))
+        return PlistError(.duplicateKey, "duplicate key \"\(key)\" in a dictionary", format: .binary,
+                          offset: try table.objectOffset(ref), keyPath: KeyPath(components: [key]))
     }
 }

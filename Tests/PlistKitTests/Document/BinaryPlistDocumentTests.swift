@@ -142,15 +142,22 @@ import TestSupport
         #expect(e?.kind == .encoding)
     }
 
-    /// A dictionary that contains itself: a lookup follows as many steps as its path has, and materialising it is a
-    /// cycle error, never a loop.
+    /// A dictionary that contains itself: a lookup that comes back to a container it is inside fails as the tree
+    /// reader fails (a cycle), never a loop; materialising it is a cycle error too.
     @Test func cyclesCannotMakeALookupLoop() throws {
         let bytes = F([[0xD1, 1, 0], [0x51, 0x61]]).bytes  // {a: <itself>}
+        let eager = #expect(throws: PlistError.self) { try PropertyList.read(bytes) }
         let document = try BinaryPlistDocument(bytes)
-        let deep = KeyPath(components: Array(repeating: "a", count: 10_000))
-        #expect(try document.object(at: deep)?.typeName == "dictionary")
-        let e = #expect(throws: PlistError.self) { try document.value(at: deep) }
-        #expect(e?.kind == .cycle)
+        #expect(try document.object(at: KeyPath(components: []))?.typeName == "dictionary")
+        for steps in [1, 2, 10_000] {
+            let path = KeyPath(components: Array(repeating: "a", count: steps))
+            let lookup = #expect(throws: PlistError.self) { try document.object(at: path) }
+            #expect(lookup?.kind == .cycle && lookup?.kind == eager?.kind && lookup?.keyPath == "a")
+            let e = #expect(throws: PlistError.self) { try document.value(at: path) }
+            #expect(e?.kind == .cycle)
+        }
+        let root = #expect(throws: PlistError.self) { try document.value(at: KeyPath(components: [])) }
+        #expect(root?.kind == .cycle)
     }
 
     /// A mapped file gives the same answers as the bytes; an empty file and a missing one are errors.

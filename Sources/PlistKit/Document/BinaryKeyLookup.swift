@@ -1,0 +1,288 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// Dictionary keys compared where they lie in a binary plist, for `BinaryPlistDocument`: a key is checked as the tree
+// reader checks it (a string, inside the object area, validly encoded) and compared on its raw bytes — ASCII against
+// the query's ASCII, UTF-16 against the query's UTF-16BE — without building a string (CoreFoundation's
+// `__CFBinaryPlistGetOffsetForValueFromDictionary3` compares the same way).
+
+/// A checked dictionary key in the file: where its characters start, how many there are (bytes of an ASCII key, code
+/// units of a UTF-16 one), and for UTF-16 whether every unit is below 0x80 (`narrow`: then it is the same key as the
+/// ASCII string of the units' low bytes, as the tree compares keys by scalars).
+struct BinaryKey {
+    var start: Int
+    var count: Int
+    var wide: Bool
+    var narrow: Bool
+}
+
+/// A key path component, encoded once for a lookup: its UTF-8 when that is ASCII, its UTF-16BE always, and its hash
+/// (`BinaryKeyHash`) for a dictionary index. Valid inside `BinaryKeyQuery.with` only.
+struct BinaryKeyQuery {
+    let ascii: UnsafeRawBufferPointer?
+    let utf16: UnsafeRawBufferPointer
+    let hash: UInt64
+
+    /// Calls `body` with `key` encoded (on the stack for a short key).
+    static func with<R>(_ key: String, seed: UInt64, _ body: (BinaryKeyQuery) throws -> R) rethrows -> R {
+        var key = key
+        let units = key.utf16.count
+        return try withUnsafeTemporaryAllocation(byteCount: max(2 * units, 1), alignment: 2) { wide in
+            var i = 0
+            for u in key.utf16 {
+                wide[2 * i] = UInt8(truncatingIfNeeded: u >> 8)
+                wide[2 * i + 1] = UInt8(truncatingIfNeeded: u)
+                i += 1
+            }
+            let utf16 = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(wide)[0 ..< 2 * units])
+            return try key.withUTF8 { utf8 in
+                let bytes = UnsafeRawBufferPointer(utf8)
+                if utf8.count == units {  // (every scalar is one byte: ASCII)
+                    let hash = BinaryKeyHash.bytes(bytes.baseAddress, bytes.count, seed)
+                    return try body(BinaryKeyQuery(ascii: bytes, utf16: utf16, hash: hash))
+                }
+                let hash = BinaryKeyHash.bytes(utf16.baseAddress, utf16.count, seed ^ BinaryKeyHash.wideTag)
+                return try body(BinaryKeyQuery(ascii: nil, utf16: utf16, hash: hash))
+            }
+        }
+    }
+}
+
+/// A seeded hash of a key's characters for `BinaryDictionaryIndex`: ASCII and narrow UTF-16 keys hash their bytes
+/// (so the two spellings of one key agree), other UTF-16 keys their UTF-16BE bytes under another seed. The seed is
+/// random per document, so a file cannot be made of keys that collide.
+enum BinaryKeyHash {
+    static var wideTag: UInt64 { 0xA076_1D64_78BD_642F }
+
+    @inline(__always) private static func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+        let x = (h ^ word) &* 0x9FB2_1C65_1E98_DF25
+        return x ^ (x &>> 29)
+    }
+
+    @inline(__always) private static func start(_ count: Int, _ seed: UInt64) -> UInt64 {
+        seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    @inline(__always) private static func finish(_ h: UInt64) -> UInt64 {
+        let x = (h ^ (h &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return x ^ (x &>> 32)
+    }
+
+    /// The hash of `count` bytes at `p`, eight at a time (little-endian words, the last one zero-padded).
+    @inline(__always) static func bytes(_ p: UnsafeRawPointer?, _ count: Int, _ seed: UInt64) -> UInt64 {
+        var h = start(count, seed)
+        guard let p, count > 0 else { return finish(h) }
+        var i = 0
+        while i + 8 <= count {
+            h = mix(h, UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += 8
+        }
+        if i < count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < count {
+                word |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) &<< shift
+                shift += 8
+                i += 1
+            }
+            h = mix(h, word)
+        }
+        return finish(h)
+    }
+
+    /// What `bytes` gives for the low bytes of `count` big-endian UTF-16 units at `p` (a narrow key).
+    static func lowBytes(_ p: UnsafeRawPointer, _ count: Int, _ seed: UInt64) -> UInt64 {
+        var h = start(count, seed)
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        for i in 0 ..< count {
+            word |= UInt64(p.load(fromByteOffset: 2 * i + 1, as: UInt8.self)) &<< shift
+            shift += 8
+            if shift == 64 {
+                h = mix(h, word)
+                word = 0
+                shift = 0
+            }
+        }
+        if shift > 0 { h = mix(h, word) }
+        return finish(h)
+    }
+}
+
+/// The entries of one large dictionary sorted by key hash, built on its second lookup so that later ones cost a
+/// binary search: each element is the hash's high 32 bits above the entry's position, and of equal keys only the
+/// entry the duplicate-key policy keeps is there. Sorted rather than hashed into a table because building it then
+/// writes memory in order: a table of random slots took a cache miss per entry, 5× the time of the whole scan of
+/// the keys. 8 bytes an entry.
+struct BinaryDictionaryIndex: Sendable {
+    let entries: [UInt64]
+    /// What the index costs in memory.
+    var bytes: Int { entries.count * MemoryLayout<UInt64>.stride }
+
+    /// Whether a dictionary of `count` entries can be indexed (positions must fit the low 32 bits).
+    static func canIndex(_ count: Int) -> Bool { count <= Int(UInt32.max) }
+
+    /// The elements whose hash tag is `tag`: where they start (they run while the tag lasts).
+    func first(withTag tag: UInt64) -> Int {
+        entries.withUnsafeBufferPointer { e in
+            var low = 0
+            var high = e.count
+            while low < high {
+                let mid = (low + high) / 2
+                if e[mid] >> 32 < tag { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
+
+    /// Sorts `elements` by their high 32 bits, keeping the order of equal ones (so, built in entry order, they are
+    /// sorted by tag and then position): four stable counting passes of 8 bits, each reading the elements once and
+    /// writing them to 256 places in order (11-bit passes write to 2,048 and miss the TLB on every element).
+    static func sortByTag(_ elements: inout [UInt64]) {
+        let n = elements.count
+        guard n > 4096 else { return elements.sort() }
+        var other = [UInt64](repeating: 0, count: n)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+            for shift: UInt64 in [32, 40, 48, 56] {
+                elements.withUnsafeBufferPointer { from in
+                    other.withUnsafeMutableBufferPointer { to in
+                        counts.initialize(repeating: 0)
+                        for v in from { counts[Int(truncatingIfNeeded: v &>> shift) & 255] += 1 }
+                        var sum = 0
+                        for i in 0 ..< 256 {
+                            let c = counts[i]
+                            counts[i] = sum
+                            sum += c
+                        }
+                        for v in from {
+                            let digit = Int(truncatingIfNeeded: v &>> shift) & 255
+                            to[counts[digit]] = v
+                            counts[digit] += 1
+                        }
+                    }
+                }
+                swap(&elements, &other)
+            }
+        }
+    }
+}
+
+extension BinaryObjectTable {
+    /// Key object `ref`, checked as the tree reader checks a key before it is used: a string (otherwise
+    /// `nonStringKey`, or `cycle` for one of `path[0 ..< depth]`, the containers a lookup is inside), inside the object area
+    /// and validly encoded (an ASCII string holds no byte ≥ 0x80, a UTF-16 one no lone surrogate).
+    @inline(__always) func checkedKey(_ ref: Int, inside path: UnsafeMutableBufferPointer<Int>, depth: Int) throws -> BinaryKey {
+        let offset = try objectOffset(ref)
+        let marker = self.marker(at: offset)
+        switch marker >> 4 {
+        case 0x5:
+            let (start, count) = try payload(Int(marker & 0x0F), unit: 1, at: offset)
+            if let bad = Self.firstNonASCII(UnsafeRawBufferPointer(start: base + start, count: count)) {
+                throw nonASCIIKey(at: start + bad)
+            }
+            return BinaryKey(start: start, count: count, wide: false, narrow: false)
+        case 0x6:
+            let (start, units) = try payload(Int(marker & 0x0F), unit: 2, at: offset)
+            return BinaryKey(start: start, count: units, wide: true, narrow: try checkUTF16(start, units))
+        default:
+            throw nonStringKey(ref, at: offset, inside: path, depth: depth)
+        }
+    }
+
+    /// Key object `ref` of a dictionary whose keys have all been checked (`checkedKey`).
+    @inline(__always) func knownKey(_ ref: Int) throws -> BinaryKey {
+        let offset = try objectOffset(ref)
+        let marker = self.marker(at: offset)
+        let wide = marker >> 4 == 0x6
+        let (start, count) = try payload(Int(marker & 0x0F), unit: wide ? 2 : 1, at: offset)
+        var narrow = false
+        if wide {
+            var all: UInt16 = 0
+            for i in 0 ..< count { all |= unit(start, i) }
+            narrow = all < 0x80
+        }
+        return BinaryKey(start: start, count: count, wide: wide, narrow: narrow)
+    }
+
+    @inline(__always) private func unit(_ start: Int, _ i: Int) -> UInt16 {
+        UInt16(base.load(fromByteOffset: start + 2 * i, as: UInt8.self)) << 8
+            | UInt16(base.load(fromByteOffset: start + 2 * i + 1, as: UInt8.self))
+    }
+
+    /// Checks `units` UTF-16BE units at `start` for lone surrogates; returns whether all are below 0x80.
+    @inline(__always) private func checkUTF16(_ start: Int, _ units: Int) throws -> Bool {
+        var all: UInt16 = 0
+        var i = 0
+        while i < units {
+            let u = unit(start, i)
+            all |= u
+            if u & 0xF800 == 0xD800 {
+                guard u < 0xDC00, i + 1 < units, unit(start, i + 1) & 0xFC00 == 0xDC00 else {
+                    throw BinaryTrailer.error(.encoding, "lone UTF-16 surrogate in a string", at: start + 2 * i)
+                }
+                i += 2
+                continue
+            }
+            i += 1
+        }
+        return all < 0x80
+    }
+
+    @inline(never) private func nonASCIIKey(at offset: Int) -> PlistError {
+        let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+        return BinaryTrailer.error(.encoding, "byte 0x\(String(byte, radix: 16)) in an ASCII string", at: offset)
+    }
+
+    @inline(never) private func nonStringKey(_ ref: Int, at offset: Int, inside path: UnsafeMutableBufferPointer<Int>, depth: Int) -> PlistError {
+        // A container the lookup is inside is, to the tree reader, an object read again before it ends.
+        if path[0 ..< depth].contains(ref) {
+            return BinaryTrailer.error(.cycle, "object \(ref) contains itself (reference cycle)", at: offset)
+        }
+        return BinaryTrailer.error(.nonStringKey, "dictionary key (object \(ref)) is not a string", at: offset)
+    }
+
+    /// Whether checked keys `a` and `b` are the same key (the same scalars).
+    @inline(__always) func keysEqual(_ a: BinaryKey, _ b: BinaryKey) -> Bool {
+        guard a.count == b.count else { return false }
+        switch (a.wide, b.wide) {
+        case (false, false): return memcmp(base + a.start, base + b.start, a.count) == 0
+        case (true, true): return memcmp(base + a.start, base + b.start, 2 * a.count) == 0
+        case (false, true): return b.narrow && asciiEqualsNarrow(a, b)
+        case (true, false): return a.narrow && asciiEqualsNarrow(b, a)
+        }
+    }
+
+    private func asciiEqualsNarrow(_ ascii: BinaryKey, _ wide: BinaryKey) -> Bool {
+        for i in 0 ..< ascii.count where base.load(fromByteOffset: ascii.start + i, as: UInt8.self) != UInt8(truncatingIfNeeded: unit(wide.start, i)) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether checked key `key` is the query's key.
+    @inline(__always) func key(_ key: BinaryKey, equals query: BinaryKeyQuery) -> Bool {
+        if key.wide {
+            guard 2 * key.count == query.utf16.count else { return false }
+            return key.count == 0 || memcmp(base + key.start, query.utf16.baseAddress!, 2 * key.count) == 0
+        }
+        guard let ascii = query.ascii, ascii.count == key.count else { return false }
+        return key.count == 0 || memcmp(base + key.start, ascii.baseAddress!, key.count) == 0
+    }
+
+    /// `key`'s hash, as `BinaryKeyQuery` hashes the same key.
+    @inline(__always) func hash(_ key: BinaryKey, seed: UInt64) -> UInt64 {
+        if !key.wide { return BinaryKeyHash.bytes(base + key.start, key.count, seed) }
+        if key.narrow { return BinaryKeyHash.lowBytes(base + key.start, key.count, seed) }
+        return BinaryKeyHash.bytes(base + key.start, 2 * key.count, seed ^ BinaryKeyHash.wideTag)
+    }
+
+    /// The string of checked key `key` (for an error message).
+    func string(of key: BinaryKey) -> String {
+        if !key.wide { return String(decoding: UnsafeRawBufferPointer(start: base + key.start, count: key.count), as: UTF8.self) }
+        return String(decoding: (0 ..< key.count).map { unit(key.start, $0) }, as: UTF16.self)
+    }
+}
