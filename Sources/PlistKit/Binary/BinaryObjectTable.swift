@@ -196,48 +196,6 @@ struct BinaryObjectTable {
         return (.string(string), start + 2 * units)
     }
 
-    // MARK: Keys compared in place
-
-    /// Whether the ASCII string object at `offset` holds the bytes `wanted` — checked to be ASCII, as decoding it
-    /// would check, and compared without building a string.
-    func asciiKey(at offset: Int, equals wanted: UnsafeBufferPointer<UInt8>) throws -> Bool {
-        let (start, count) = try payload(Int(marker(at: offset) & 0x0F), unit: 1, at: offset)
-        let bytes = UnsafeRawBufferPointer(start: base + start, count: count)
-        if let bad = Self.firstNonASCII(bytes) {
-            throw error(.encoding, "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string", at: start + bad)
-        }
-        guard count == wanted.count else { return false }
-        return count == 0 || memcmp(base + start, wanted.baseAddress!, count) == 0
-    }
-
-    /// Whether the UTF-16 string object at `offset` holds the code units `wanted` — checked for lone surrogates, as
-    /// decoding it would check.
-    func utf16Key(at offset: Int, equals wanted: [UInt16]) throws -> Bool {
-        let (start, units) = try payload(Int(marker(at: offset) & 0x0F), unit: 2, at: offset)
-        var equal = units == wanted.count
-        var i = 0
-        while i < units {
-            let u = UInt16(base.load(fromByteOffset: start + 2 * i, as: UInt8.self)) << 8
-                | UInt16(base.load(fromByteOffset: start + 2 * i + 1, as: UInt8.self))
-            if u & 0xF800 == 0xD800 {
-                let next = i + 1 < units
-                    ? UInt16(base.load(fromByteOffset: start + 2 * i + 2, as: UInt8.self)) << 8
-                        | UInt16(base.load(fromByteOffset: start + 2 * i + 3, as: UInt8.self))
-                    : 0
-                guard u < 0xDC00, next & 0xFC00 == 0xDC00 else {
-                    throw error(.encoding, "lone UTF-16 surrogate in a string", at: start + 2 * i)
-                }
-                if equal, wanted[i + 1] != next { equal = false }
-                if equal, wanted[i] != u { equal = false }
-                i += 2
-                continue
-            }
-            if equal, wanted[i] != u { equal = false }
-            i += 1
-        }
-        return equal
-    }
-
     /// Where the object at `offset` ends (for exact ranges; the object was or will be checked when decoded).
     func objectEnd(_ offset: Int) throws -> Int {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
