@@ -36,6 +36,8 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     /// For a writer's key order (`Order.mergesDuplicates`): which of equal keys is sent.
     private let duplicateKeys: DuplicateKeyPolicy
     private var offsetMemo: [Int: Int] = [:]
+    /// See `Outcome.skippedMergedValues`.
+    private var skippedMergedValues = false
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
     private var keyTable = MoveStack<String>(capacity: 64)
@@ -54,14 +56,23 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     private static var decodedOnce: Int32 { -2 }
     private static var firstKey: Int32 { -3 }
 
-    /// Sends the root object of `bytes` (which `trailer` describes), or object `top`, to `sink`. `byOffset` is the second reading of
-    /// a document whose first one threw `BinaryBudgetExhausted`. Returns the budget left (it defaults to
-    /// `treeBudget(trailer)`).
+    /// What a reading leaves for its caller to check.
+    struct Outcome {
+        /// The decoding budget left (of `treeBudget(trailer)` unless the caller gave one).
+        var budgetLeft: Int
+        /// Whether a dictionary's repeated key was merged for a writer's key order (`Order.mergesDuplicates`), so
+        /// that a value the duplicate-key policy drops was never decoded; a tree decodes every value (as CF does)
+        /// and fails on a bad one, so only the tree reader can say whether the document reads.
+        var skippedMergedValues: Bool
+    }
+
+    /// Sends the root object of `bytes` (which `trailer` describes), or object `top`, to `sink`. `byOffset` is the
+    /// second reading of a document whose first one threw `BinaryBudgetExhausted`.
     @discardableResult
     static func run(
         _ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions, byOffset: Bool,
         from top: Int? = nil, budget: Int? = nil, into sink: inout Sink
-    ) throws -> Int {
+    ) throws -> Outcome {
         guard let base = bytes.baseAddress else {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
         }
@@ -86,7 +97,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             sink = source.sink
         }
         try source.root(top ?? trailer.topObject)
-        return source.budget
+        return Outcome(budgetLeft: source.budget, skippedMergedValues: source.skippedMergedValues)
     }
 
     /// The decoding budget of a reading whose sink remembers subtrees: four times the object area.
@@ -295,6 +306,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             Order.self, count: count, policy: duplicateKeys, format: .binary,
             offset: { [table] in try? table.objectOffset(try table.reference(at: keyRefs + $0 * refSize)) }
         ) { base[$0] }
+        if plan.count < count { skippedMergedValues = true }
         try sink.beginDictionary(count: plan.count, at: range(offset))
         sink.declareDistinctKeys()
         for (k, v) in plan {

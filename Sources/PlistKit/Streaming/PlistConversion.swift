@@ -140,11 +140,14 @@ extension PropertyList {
             let treeBudget = BinaryEventSource<LimitingSink<DeferredWriteErrorSink<Writer>>, Order>.treeBudget(trailer)
             let streamBudget = treeBudget + sharingAllowance
             do {
-                let left = try BinaryEventSource<_, Order>.run(input, trailer: trailer, options: readOptions, byOffset: false,
-                                                               budget: streamBudget, into: &limited)
+                let outcome = try BinaryEventSource<_, Order>.run(input, trailer: trailer, options: readOptions, byOffset: false,
+                                                                  budget: streamBudget, into: &limited)
                 // The tree remembers shared subtrees and spends no more than the stream: within its budget the
-                // tree reader accepts the file too. Past it, it decides (aliases and overlaps), as `read` would.
-                if streamBudget - left > treeBudget { _ = try BinaryReader.read(input, trailer: trailer, options: readOptions) }
+                // tree reader accepts the file too. Past it, it decides (aliases and overlaps), as `read` would; and
+                // it decides when a merged repeated key left a value undecoded.
+                if streamBudget - outcome.budgetLeft > treeBudget || outcome.skippedMergedValues {
+                    _ = try BinaryReader.read(input, trailer: trailer, options: readOptions)
+                }
             } catch let error as PlistError {
                 // The stream spends more budget than the tree: the tree reader may have failed earlier, elsewhere.
                 _ = try BinaryReader.read(input, trailer: trailer, options: readOptions)

@@ -114,6 +114,31 @@ import TestSupport
         Self.expectSame(uid, "CF$UID", read: read)
     }
 
+    /// A binary dictionary whose repeated key drops a value that does not decode: CF decodes every value before it
+    /// builds a dictionary (`CFBinaryPList.c`), so the file does not read, whichever value the policy keeps, and a
+    /// stream that merges the keys first must not write it either.
+    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins])
+    func aValueDroppedByARepeatedKeyIsStillDecoded(_ policy: DuplicateKeyPolicy) throws {
+        // {k: <marker 0x7f>, k: 2} for lastWins, {k: 2, k: <marker 0x7f>} for firstWins; the bad object at offset 15.
+        let values: [UInt8] = policy == .lastWins ? [2, 3] : [3, 2]
+        var bytes = Array("bplist00".utf8) + [0xD2, 1, 1] + values + [0x51, 0x6B, 0x7F, 0x10, 0x02]
+        let offsetTable = bytes.count
+        bytes += [8, 13, 15, 16]
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8)
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
+        var read = PlistReadOptions()
+        read.duplicateKeys = policy
+        for (format, options) in Self.outputs where format != .binary {
+            guard case .failure(let e) = Self.streamed(bytes, format, options, read) else {
+                Issue.record("\(policy) → \(format): the stream wrote a document whose value at k does not decode")
+                continue
+            }
+            #expect(e.kind == .syntax && e.format == .binary && e.offset == 15 && e.keyPath == KeyPath(components: ["k"]),
+                    "\(policy) → \(format): \(e)")
+        }
+        Self.expectSame(bytes, "repeated key over a bad value, \(policy)", read: read)
+    }
+
     /// A value the output cannot hold is reported only after the input was read: a syntax error later in the file
     /// wins, as in the tree path.
     @Test func readErrorsComeBeforeWriteErrors() throws {
