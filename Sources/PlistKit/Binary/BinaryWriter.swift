@@ -10,7 +10,9 @@ enum BinaryWriter {
     static func write(_ value: PlistValue, options: PlistWriteOptions) throws -> [UInt8] {
         var table = BinaryWriterObjects(options: options)
         _ = try table.add(value, depth: 0)
-        return assemble(table)
+        let bytes = assemble(table)
+        table.keepScratch()
+        return bytes
     }
 
     /// Interleaves the encoded objects with their references, then appends the offset table and trailer.
@@ -30,14 +32,15 @@ enum BinaryWriter {
                 table.refs.withUnsafeBufferPointer { refs in
                     for i in 0..<count {
                         store(UInt64(position), size: offsetSize, at: p + tableOffset + i * offsetSize)
-                        let bodyEnd = table.bodyEnds[i]
+                        let end = table.ends[i]
+                        let bodyEnd = Int(end.body)
                         let length = bodyEnd - bodyStart
                         if length > 0, let src = body.baseAddress {
                             (p + position).copyMemory(from: src + bodyStart, byteCount: length)
                         }
                         position += length
                         bodyStart = bodyEnd
-                        let refsEnd = table.refsEnds[i]
+                        let refsEnd = Int(end.refs)
                         while refsStart < refsEnd {
                             store(UInt64(refs[refsStart]), size: refSize, at: p + position)
                             position += refSize

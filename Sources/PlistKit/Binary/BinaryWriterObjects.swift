@@ -10,35 +10,77 @@ struct BinaryWriterObjects {
     /// Encoded scalars and container headers, in object order.
     private(set) var body: [UInt8] = []
     /// Object numbers referenced by containers, in object order.
-    private(set) var refs: [Int] = []
+    /// (32 bits each, like `ends`: the writer's temporary memory is page faults, a good part of its time.)
+    private(set) var refs: [UInt32] = []
     /// Per object: where its bytes end in `body` and its references end in `refs` (they start where the previous
     /// object's end).
-    private(set) var bodyEnds: [Int] = []
-    private(set) var refsEnds: [Int] = []
+    private(set) var ends: [ObjectEnd] = []
+
+    struct ObjectEnd {
+        var body: UInt32
+        var refs: UInt32
+    }
 
     private let sortKeys: Bool
     private let maxDepth: Int
 
     /// Uniquing of scalars by their encoded bytes (see `BinaryWriterScalarUniquing`).
-    private var scalars = BinaryWriterScalarUniquing()
+    private var scalars: BinaryWriterScalarUniquing
     /// Recently written strings by representation: a string met again as the very same value (an inline small
     /// string with the same bits, or the same heap buffer, which the value being written keeps alive) is known
     /// without encoding or hashing its contents. Keys repeat this way in nearly every dictionary-heavy document.
-    private var recentStrings = [RecentString](repeating: RecentString(bits: (0, 0), object: -1), count: 4096)
+    private var recentStrings: [RecentString]
 
-    private struct RecentString { var bits: (UInt64, UInt64); var object: Int }
+    struct RecentString { var bits: (UInt64, UInt64); var object: Int }
+
+    /// The buffers of a write, kept for the next one (`ScratchCache`): emptied, their memory already paged in.
+    struct Scratch: Sendable {
+        var body: [UInt8]
+        var refs: [UInt32]
+        var ends: [ObjectEnd]
+        var recentStrings: [RecentString]
+        var scalars: BinaryWriterScalarUniquing.Storage
+
+        var bytes: Int {
+            body.capacity + 4 * refs.capacity + MemoryLayout<ObjectEnd>.stride * ends.capacity
+                + MemoryLayout<BinaryWriterScalarUniquing.Slot>.stride * scalars.slots.capacity
+        }
+    }
+
+    private static let kept = ScratchCache<Scratch>()
 
     init(options: PlistWriteOptions) {
         sortKeys = options.sortKeys
         maxDepth = options.maxDepth
-        body.reserveCapacity(4096)
+        if var scratch = Self.kept.take() {
+            scratch.body.removeAll(keepingCapacity: true)
+            scratch.refs.removeAll(keepingCapacity: true)
+            scratch.ends.removeAll(keepingCapacity: true)
+            // Forgotten: a string of the last write may have been freed and its memory reused by another.
+            scratch.recentStrings.withUnsafeMutableBufferPointer { $0.update(repeating: RecentString(bits: (0, 0), object: -1)) }
+            body = scratch.body
+            refs = scratch.refs
+            ends = scratch.ends
+            recentStrings = scratch.recentStrings
+            scalars = BinaryWriterScalarUniquing(reusing: scratch.scalars)
+        } else {
+            body.reserveCapacity(4096)
+            recentStrings = [RecentString](repeating: RecentString(bits: (0, 0), object: -1), count: 4096)
+            scalars = BinaryWriterScalarUniquing()
+        }
     }
 
-    var objectCount: Int { bodyEnds.count }
+    /// Hands the buffers to the next write; the table must not be used afterwards.
+    consuming func keepScratch() {
+        let scratch = Scratch(body: body, refs: refs, ends: ends, recentStrings: recentStrings, scalars: scalars.storage())
+        _ = Self.kept.give(scratch, bytes: scratch.bytes)
+    }
+
+    var objectCount: Int { ends.count }
 
     /// Numbers `value` and everything below it; returns its object number.
     mutating func add(_ value: PlistValue, depth: Int) throws -> Int {
-        guard bodyEnds.count < Int(Int32.max) - 1, body.count < Int(UInt32.max) - (1 << 20) else {
+        guard ends.count < Int(Int32.max) - 1, body.count < Int(UInt32.max) - (1 << 20) else {
             throw PlistError(.sizeLimit, "value too large for one binary property list", format: .binary)
         }
         let start = body.count
@@ -70,24 +112,24 @@ struct BinaryWriterObjects {
             return newObject()
         case .array(let elements):
             try checkDepth(depth)
-            let (number, slots) = startContainer(0xA0, count: elements.count, refCount: elements.count)
+            let (number, slots) = try startContainer(0xA0, count: elements.count, refCount: elements.count)
             var i = slots
             for element in elements {
-                refs[i] = try add(element, depth: depth + 1)
+                refs[i] = UInt32(truncatingIfNeeded: try add(element, depth: depth + 1))
                 i += 1
             }
             return number
         case .dictionary(let dict):
             try checkDepth(depth)
             let count = dict.count
-            let (number, slots) = startContainer(0xD0, count: count, refCount: 2 * count)
+            let (number, slots) = try startContainer(0xD0, count: count, refCount: 2 * count)
             try dict.withEntries { entries in
                 if sortKeys, let order = Self.sortedOrder(KeyColumn(entries)) {
-                    for j in 0..<count { refs[slots + j] = addString(entries[order[j]].key) }
-                    for j in 0..<count { refs[slots + count + j] = try add(entries[order[j]].value, depth: depth + 1) }
+                    for j in 0..<count { refs[slots + j] = UInt32(truncatingIfNeeded: addString(entries[order[j]].key)) }
+                    for j in 0..<count { refs[slots + count + j] = UInt32(truncatingIfNeeded: try add(entries[order[j]].value, depth: depth + 1)) }
                 } else {
-                    for j in 0..<count { refs[slots + j] = addString(entries[j].key) }
-                    for j in 0..<count { refs[slots + count + j] = try add(entries[j].value, depth: depth + 1) }
+                    for j in 0..<count { refs[slots + j] = UInt32(truncatingIfNeeded: addString(entries[j].key)) }
+                    for j in 0..<count { refs[slots + count + j] = UInt32(truncatingIfNeeded: try add(entries[j].value, depth: depth + 1)) }
                 }
             }
             return number
@@ -106,7 +148,7 @@ struct BinaryWriterObjects {
     /// Ends a scalar whose bytes were appended from `start`: an earlier object with the same bytes is reused (and the
     /// copy dropped), otherwise this becomes a new object.
     @inline(__always) private mutating func uniqueScalar(from start: Int) -> Int {
-        let number = bodyEnds.count
+        let number = ends.count
         let found = body.withUnsafeBytes { scalars.existing(from: start, in: $0, newObject: number) }
         if let found {
             body.removeLast(body.count - start)
@@ -117,14 +159,17 @@ struct BinaryWriterObjects {
 
     /// Records the bytes appended since the previous object as a new object.
     @inline(__always) private mutating func newObject() -> Int {
-        let number = bodyEnds.count
-        bodyEnds.append(body.count)
-        refsEnds.append(refs.count)
+        let number = ends.count
+        // Both fit: `add` keeps the body below 4 GiB, `startContainer` the references below 2^32.
+        ends.append(ObjectEnd(body: UInt32(truncatingIfNeeded: body.count), refs: UInt32(truncatingIfNeeded: refs.count)))
         return number
     }
 
     /// Appends a container header and reserves `refCount` reference slots; returns its number and first slot.
-    private mutating func startContainer(_ token: UInt8, count: Int, refCount: Int) -> (Int, Int) {
+    private mutating func startContainer(_ token: UInt8, count: Int, refCount: Int) throws -> (Int, Int) {
+        guard refCount < Int(UInt32.max) - refs.count else {
+            throw PlistError(.sizeLimit, "value too large for one binary property list", format: .binary)
+        }
         appendSize(token, count)
         let slots = refs.count
         refs.append(contentsOf: repeatElement(0, count: refCount))

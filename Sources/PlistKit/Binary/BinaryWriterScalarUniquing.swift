@@ -6,26 +6,52 @@
 /// `Hasher`/`UTF8View`, which dominated the cost of writing. Open addressing with linear probing; the hash is
 /// seeded per writer so crafted inputs cannot force collisions predictably.
 struct BinaryWriterScalarUniquing {
-    private struct Slot {
-        /// The full hash (kept so that growing never rereads the bytes).
-        var hash: UInt64
-        /// Object number + 1 (0 = empty).
+    struct Slot {
+        /// The low half of the hash (the table's index and a filter before the bytes are compared).
+        var hash: UInt32
+        /// The write that filled the slot: a slot of an earlier write is empty, so a kept table (`Storage`) is
+        /// reused without clearing it.
+        var generation: UInt32
+        /// Object number + 1.
         var object: Int32
         /// Where the object's bytes start in the body buffer (the writer keeps the body below 4 GiB).
         var start: UInt32
     }
 
+    /// A table kept between writes (`BinaryWriterObjects.Scratch`), with the generation its last write used.
+    struct Storage: Sendable {
+        var slots: [Slot]
+        var generation: UInt32
+    }
+
     private var slots: [Slot]
     private var mask: Int
     private var count = 0
+    private let generation: UInt32
     private let seed: UInt64
 
-    init() {
-        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: 1024)
-        mask = 1023
+    /// A table on `storage` when given (its slots all count as empty), else on 1,024 new slots.
+    init(reusing storage: Storage? = nil) {
+        if var storage, storage.slots.count >= 1024, storage.generation < UInt32.max {
+            generation = storage.generation + 1
+            slots = storage.slots
+            storage.slots = []
+        } else {
+            generation = 1
+            slots = Array(repeating: Slot(hash: 0, generation: 0, object: 0, start: 0), count: 1024)
+        }
+        mask = slots.count - 1
         var generator = SystemRandomNumberGenerator()
         seed = generator.next() | 1
     }
+
+    /// Gives up the table for the next write.
+    consuming func storage() -> Storage {
+        Storage(slots: slots, generation: generation)
+    }
+
+    /// The table's memory in bytes.
+    var bytes: Int { slots.count * MemoryLayout<Slot>.stride }
 
     /// The earlier object whose encoding equals `body[start...]` (the bytes just appended); otherwise records
     /// `newObject` as their owner and returns nil.
@@ -33,14 +59,15 @@ struct BinaryWriterScalarUniquing {
         if count * 2 > mask { grow() }
         let bytes = UnsafeRawBufferPointer(rebasing: body[start...])
         let n = bytes.count
-        let h = Self.hash(bytes, seed: seed)
+        let h = UInt32(truncatingIfNeeded: Self.hash(bytes, seed: seed))
         let mask = self.mask
+        let generation = self.generation
         let found: Int? = slots.withUnsafeMutableBufferPointer { table in
-            var i = Int(truncatingIfNeeded: h) & mask
+            var i = Int(h) & mask
             while true {
                 let slot = table[i]
-                if slot.object == 0 {
-                    table[i] = Slot(hash: h, object: Int32(truncatingIfNeeded: newObject + 1),
+                if slot.generation != generation {
+                    table[i] = Slot(hash: h, generation: generation, object: Int32(truncatingIfNeeded: newObject + 1),
                                     start: UInt32(truncatingIfNeeded: start))
                     return nil
                 }
@@ -61,12 +88,13 @@ struct BinaryWriterScalarUniquing {
     private mutating func grow() {
         let old = slots
         let capacity = (mask + 1) * 2
-        slots = Array(repeating: Slot(hash: 0, object: 0, start: 0), count: capacity)
+        slots = Array(repeating: Slot(hash: 0, generation: 0, object: 0, start: 0), count: capacity)
         mask = capacity - 1
+        let generation = self.generation
         slots.withUnsafeMutableBufferPointer { table in
-            for slot in old where slot.object != 0 {
-                var i = Int(truncatingIfNeeded: slot.hash) & mask
-                while table[i].object != 0 { i = (i + 1) & mask }
+            for slot in old where slot.generation == generation {
+                var i = Int(slot.hash) & mask
+                while table[i].generation == generation { i = (i + 1) & mask }
                 table[i] = slot
             }
         }

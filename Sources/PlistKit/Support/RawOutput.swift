@@ -1,8 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A growable output buffer on raw memory, for writers whose time goes into many short appends (`ByteWriter`'s
 /// `Array` appends pay a generic copy and a uniqueness check each).
 ///
-/// Not a value type in spirit: the owner creates one, appends, calls `finish()` exactly once (which frees the
-/// memory), and never copies it.
+/// Not a value type in spirit: the owner creates one, appends, calls `finish()` exactly once (which gives its
+/// memory to the next output), and never copies it.
 struct RawOutput {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -17,9 +23,24 @@ struct RawOutput {
     }
 
     init(capacity: Int = 1 << 16) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        let wanted = max(capacity, 64)
+        if let kept = Self.kept.take() {
+            self.capacity = max(kept.capacity, wanted)
+            base = kept.capacity >= wanted ? kept.base : Self.resize(kept.base, to: wanted)
+        } else {
+            self.capacity = wanted
+            base = Self.resize(nil, to: wanted)
+        }
     }
+
+    /// A buffer of an earlier output, kept for the next one (see `ScratchCache`).
+    private struct KeptBuffer: @unchecked Sendable {
+        // Owned by the cache alone while it is there: `take` hands it to exactly one output.
+        var base: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+    }
+
+    private static let kept = ScratchCache<KeptBuffer>()
 
     /// Hands what is buffered to the drain (at the end of a streamed document).
     mutating func flush() {
@@ -28,7 +49,7 @@ struct RawOutput {
         count = 0
     }
 
-    /// The bytes written, as an array; frees the buffer. The value must not be used afterwards.
+    /// The bytes written, as an array; gives the buffer back (`ScratchCache`). The value must not be used afterwards.
     mutating func finish() -> [UInt8] {
         let n = count
         let out = [UInt8](unsafeUninitializedCapacity: n) { buf, initialized in
@@ -42,7 +63,9 @@ struct RawOutput {
     /// Frees the buffer without producing output (for error paths). Safe to call twice; appending afterwards
     /// starts a fresh buffer.
     mutating func discard() {
-        if capacity > 0 { base.deallocate() }  // capacity 0 marks `base` as already freed
+        if capacity > 0 {  // capacity 0 marks `base` as already freed
+            if let other = Self.kept.give(KeptBuffer(base: base, capacity: capacity), bytes: capacity) { free(other.base) }
+        }
         capacity = 0
         count = 0
     }
@@ -59,16 +82,18 @@ struct RawOutput {
             guard let rest = drain.makeRoom(base, count: &count, needed: needed, capacity: capacity) else { return }
             needed = rest
         }
-        // Quadrupling: fewer copies and fresh pages on the way to a large document; the buffer is freed at `finish`.
+        // Quadrupling, through `realloc`: a large block is moved by remapping its pages (mremap), so the bytes
+        // written so far are neither copied nor faulted in again.
         var newCapacity = max(capacity * 4, 64)
         while newCapacity < needed { newCapacity *= 4 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        if capacity > 0 {
-            newBase.update(from: base, count: count)
-            base.deallocate()
-        }
-        base = newBase
+        base = Self.resize(capacity > 0 ? base : nil, to: newCapacity)
         capacity = newCapacity
+    }
+
+    /// `realloc`, which fails only when memory is exhausted (a trap, as Swift's own allocation).
+    private static func resize(_ p: UnsafeMutablePointer<UInt8>?, to capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = realloc(p, capacity) else { fatalError("out of memory growing an output buffer to \(capacity) bytes") }
+        return raw.assumingMemoryBound(to: UInt8.self)
     }
 
     @inline(__always) mutating func append(_ byte: UInt8) {
