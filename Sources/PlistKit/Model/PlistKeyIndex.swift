@@ -60,6 +60,11 @@ struct PlistKeyIndex: Sendable {
         }
     }
 
+    /// An empty index with room for `count` keys before `appended` has to rebuild it.
+    init(reservingCapacityFor count: Int) {
+        slots = Self.emptySlots(for: min(count, Self.maxKeyCount - 1))
+    }
+
     /// An index over `keys`, which must be distinct (exact scalars); nil if there are too many.
     init?(uniqueKeys keys: [String]) {
         guard let index = keys.withUnsafeBufferPointer({ PlistKeyIndex(uniqueKeys: KeyColumn($0)) }) else { return nil }
