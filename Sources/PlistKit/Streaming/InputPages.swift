@@ -48,6 +48,10 @@ final class InputPages {
         passed(offset: pointer - base)
     }
 
+    /// A new pass over the input begins (after a scan of the whole, the parse): pages are released again from the
+    /// start as the new pass passes them.
+    func startOver() { released = 0 }
+
     /// `passed(_:)` by offset into the mapping.
     func passed(offset: Int) {
         guard let range = Self.pagesToRelease(passed: offset, released: released, count: count, pageSize: pageSize, step: step)

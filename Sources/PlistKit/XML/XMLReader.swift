@@ -89,7 +89,7 @@ enum XMLReader {
         _ bytes: UnsafeRawBufferPointer, ignoreDeclaredEncoding: Bool, map: inout OffsetMap, options: PlistReadOptions,
         pages: InputPages? = nil, into sink: inout LimitingSink<Inner>
     ) throws {
-        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
+        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding, pages: pages) else {
             return try parseMapped(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, map: map,
                                    pages: pages, into: &sink)
         }
