@@ -136,7 +136,7 @@ public enum PropertyList {
     ) throws -> PlistFormat {
         switch detected {
         case .xml: try XMLReader.parse(bytes, options: options, pages: pages, into: &sink)
-        case .json: try JSONReader.parse(bytes, into: &sink)
+        case .json: try JSONReader.parse(bytes, pages: pages, into: &sink)
         case .binary: preconditionFailure("binary input has its own reader")
         case .openStep, .gnustep, .strings:
             let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &sink)
