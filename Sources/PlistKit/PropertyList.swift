@@ -131,11 +131,12 @@ public enum PropertyList {
     /// Runs the reader of a text format (`detected` is not binary) into `sink`; returns the format read (an
     /// old-style text's dialect is known only once it is read, and must be allowed too).
     static func parseText<Inner: PlistEventSink>(
-        _ bytes: UnsafeRawBufferPointer, detected: PlistFormat, options: PlistReadOptions, into sink: inout LimitingSink<Inner>
+        _ bytes: UnsafeRawBufferPointer, detected: PlistFormat, options: PlistReadOptions, pages: InputPages? = nil,
+        into sink: inout LimitingSink<Inner>
     ) throws -> PlistFormat {
         switch detected {
-        case .xml: try XMLReader.parse(bytes, options: options, into: &sink)
-        case .json: try JSONReader.parse(bytes, into: &sink)
+        case .xml: try XMLReader.parse(bytes, options: options, pages: pages, into: &sink)
+        case .json: try JSONReader.parse(bytes, pages: pages, into: &sink)
         case .binary: preconditionFailure("binary input has its own reader")
         case .openStep, .gnustep, .strings:
             let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &sink)

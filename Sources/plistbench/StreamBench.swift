@@ -6,17 +6,20 @@ import PlistKit
 /// Large-file benchmarks: conversion without a tree and lookups in a binary document, each against the tree path in
 /// the same run (separate processes for peak memory, which `getrusage` reports per process).
 ///
-///   plistbench generate xml|binary MIB FILE         an iTunes-library-shaped document of about MIB MiB
+///   plistbench generate xml|binary MIB FILE [nodates]  an iTunes-library-shaped document of about MIB MiB (XML: at
+///                                                   most); `nodates` leaves out the tracks' dates (JSON has none)
 ///   plistbench convert stream|tree FORMAT IN OUT    one conversion; prints seconds, MB/s and peak RSS (JSON)
 ///   plistbench lookup FILE KEYPATH [ITERATIONS]     BinaryPlistDocument open + lookup vs read + lookup (ratios)
 enum StreamBench {
     static func run(_ mode: String, _ args: [String]) -> Int32 {
         switch (mode, args.count) {
-        case ("generate", 3): return generate(args[0], mebibytes: Int(args[1]) ?? 0, to: args[2])
+        case ("generate", 3): return generate(args[0], mebibytes: Int(args[1]) ?? 0, to: args[2], dates: true)
+        case ("generate", 4) where args[3] == "nodates":
+            return generate(args[0], mebibytes: Int(args[1]) ?? 0, to: args[2], dates: false)
         case ("convert", 4): return convert(method: args[0], format: args[1], input: args[2], output: args[3])
         case ("lookup", 2), ("lookup", 3): return lookup(args[0], KeyPath(args[1]), iterations: args.count == 3 ? Int(args[2]) ?? 100 : 100)
         default:
-            complain("usage: plistbench generate xml|binary MIB FILE | convert stream|tree FORMAT IN OUT | lookup FILE KEYPATH [N]\n")
+            complain("usage: plistbench generate xml|binary MIB FILE [nodates] | convert stream|tree FORMAT IN OUT | lookup FILE KEYPATH [N]\n")
             return 64
         }
     }
@@ -38,8 +41,11 @@ enum StreamBench {
 
     /// Writes `{Major Version, Tracks: {id: {Track ID, Name, Artist, Size, Total Time, Date Added, Persistent ID,
     /// Location}}, Playlists: [...]}` track by track (XML as text, never a tree), so a 1 GiB file costs no memory.
-    /// Track ids are decimal, so the writer must sort them ("10" before "2").
-    static func generate(_ format: String, mebibytes: Int, to path: String) -> Int32 {
+    /// Track ids are decimal, so the writer must sort them ("10" before "2"). Without `dates`, a track has no
+    /// `Date Added`: JSON cannot hold a date, and a conversion to JSON would fail at the first (once the whole input
+    /// is read, as the tree path fails). An XML file stops at the last track that keeps it within MIB MiB (the
+    /// readers' default input limit is 1 GiB).
+    static func generate(_ format: String, mebibytes: Int, to path: String, dates: Bool) -> Int32 {
         guard mebibytes > 0 else { return 64 }
         if format == "binary" {
             // Binary output needs the values (uniquing): built as a tree, so keep it to what memory allows.
@@ -47,7 +53,7 @@ enum StreamBench {
             var size = 0
             var i = 0
             while size < mebibytes << 20 {
-                tracks[String(i)] = .dictionary(track(i))
+                tracks[String(i)] = .dictionary(track(i, dates: dates))
                 size += 190
                 i += 1
             }
@@ -81,36 +87,41 @@ enum StreamBench {
             \t<dict>
 
             """.utf8)
+        let tail = Array("\t</dict>\n</dict>\n</plist>\n".utf8)
         var i = 0
-        while written + out.count < mebibytes << 20 {
-            out += Array("\t\t<key>\(i)</key>\n\t\t<dict>\n".utf8)
-            for (key, value) in track(i) {
-                out += Array("\t\t\t<key>\(key)</key>\n".utf8)
+        var entry: [UInt8] = []
+        while true {
+            entry.removeAll(keepingCapacity: true)
+            entry += Array("\t\t<key>\(i)</key>\n\t\t<dict>\n".utf8)
+            for (key, value) in track(i, dates: dates) {
+                entry += Array("\t\t\t<key>\(key)</key>\n".utf8)
                 switch value {
-                case .integer(let n): out += Array("\t\t\t<integer>\(n)</integer>\n".utf8)
-                case .string(let s): out += Array("\t\t\t<string>\(s)</string>\n".utf8)
-                case .date(let d): out += Array("\t\t\t<date>\(PlistDateText.xmlString(d))</date>\n".utf8)
+                case .integer(let n): entry += Array("\t\t\t<integer>\(n)</integer>\n".utf8)
+                case .string(let s): entry += Array("\t\t\t<string>\(s)</string>\n".utf8)
+                case .date(let d): entry += Array("\t\t\t<date>\(PlistDateText.xmlString(d))</date>\n".utf8)
                 default: break
                 }
             }
-            out += Array("\t\t</dict>\n".utf8)
+            entry += Array("\t\t</dict>\n".utf8)
+            guard written + out.count + entry.count + tail.count <= mebibytes << 20 else { break }
+            out += entry
             i += 1
             if out.count >= 1 << 20, !flush() { return 1 }
         }
-        out += Array("\t</dict>\n</dict>\n</plist>\n".utf8)
+        out += tail
         guard flush() else { return 1 }
         print("{\"file\":\"\(path)\",\"bytes\":\(written),\"tracks\":\(i)}")
         return 0
     }
 
-    private static func track(_ i: Int) -> PlistDictionary {
+    private static func track(_ i: Int, dates: Bool = true) -> PlistDictionary {
         var d = PlistDictionary()
         d["Track ID"] = .integer(PlistInteger(Int64(i)))
         d["Name"] = .string("Track \(i) of the library")
         d["Artist"] = .string("Artist \(i % 997)")
         d["Size"] = .integer(PlistInteger(Int64(3_000_000 + i * 7919 % 9_000_000)))
         d["Total Time"] = .integer(PlistInteger(Int64(120_000 + i * 104_729 % 300_000)))
-        d["Date Added"] = .date(PlistDate(secondsSinceReferenceDate: Double(400_000_000 + i * 61)))
+        if dates { d["Date Added"] = .date(PlistDate(secondsSinceReferenceDate: Double(400_000_000 + i * 61))) }
         d["Persistent ID"] = .string(String(UInt64(i) &* 0x9E37_79B9_7F4A_7C15, radix: 16, uppercase: true))
         return d
     }
@@ -126,7 +137,7 @@ enum StreamBench {
             switch method {
             case "stream":
                 _ = try AtomicFile.replace(output) { write in
-                    try mapped.withUnsafeBytes { _ = try PropertyList.convert($0, to: format) { try write($0) } }
+                    _ = try PropertyList.convert(mapped, to: format) { try write($0) }
                 }
             case "tree":
                 let value = try mapped.withUnsafeBytes { try PropertyList.read($0).value }

@@ -23,14 +23,15 @@ enum JSONReader {
         try PlistTreeBuilder.build(options, format: .json) { try parse(bytes, into: &$0) }
     }
 
-    /// Sends the document's events to `sink`.
-    static func parse<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
+    /// Sends the document's events to `sink`. `pages`, when `bytes` are a file mapping's, gives back the pages the
+    /// reader has passed (UTF-8 input, read in place).
+    static func parse<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, pages: InputPages? = nil, into sink: inout Sink) throws {
         // UTF-16 and UTF-32, by byte-order mark or by RFC 4627's zero-byte pattern, as Apple's `JSONSerialization`
         // and Python's `json` read them; converted to UTF-8, and positions mapped back.
         let wide = WideText.detect(bytes, unmarkedFirst: { _ in true })
         var map = OffsetMap(originalIsUTF8: wide == nil)
         do {
-            guard let wide else { return try parseUTF8(bytes, into: &sink) }
+            guard let wide else { return try parseUTF8(bytes, pages: pages, into: &sink) }
             let utf8 = try wide.utf8(bytes, format: .json, appendingTo: &map)
             try utf8.withUnsafeBytes { converted in
                 guard Sink.wantsExactRanges else { return try parseUTF8(converted, into: &sink) }
@@ -43,8 +44,10 @@ enum JSONReader {
         }
     }
 
-    private static func parseUTF8<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
+    private static func parseUTF8<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, pages: InputPages? = nil,
+                                                        into sink: inout Sink) throws {
         var source = JSONEventSource(bytes, sink: sink)
+        source.pages = pages
         defer { sink = source.sink }
         try source.document()
     }
@@ -58,6 +61,15 @@ struct JSONEventSource<Sink: PlistEventSink> {
     var sink: Sink
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
+    /// The input's pages, given back behind the reader (nothing is read again below a finished value, but an
+    /// error's line and column, counted from the start, which faults pages in again).
+    var pages: InputPages? = nil
+
+    /// A container's element or entry is complete: the pages before `i` may go.
+    @inline(__always)
+    func passed() {
+        if let pages, let base = b.baseAddress { pages.passed(base + i) }
+    }
 
     init(_ bytes: UnsafeRawBufferPointer, sink: Sink) {
         b = bytes
@@ -148,6 +160,7 @@ struct JSONEventSource<Sink: PlistEventSink> {
                 throw e.inside(String(count))
             }
             count += 1
+            passed()
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an array", at: i) }
             if b[i] == 0x2C {
@@ -187,6 +200,7 @@ struct JSONEventSource<Sink: PlistEventSink> {
             } catch let e as PlistError {
                 throw e.inside(key)
             }
+            passed()
             skipSpace()
             guard i < n else { throw error(.truncated, "input ends inside an object", at: i) }
             if b[i] == 0x2C {

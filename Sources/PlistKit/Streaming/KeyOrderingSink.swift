@@ -5,7 +5,9 @@
 /// A reader sends a dictionary's entries in document order, and a key order needs a dictionary's keys before its
 /// values: a dictionary's events, with everything inside it, are kept in an `EventLog` (in memory, then in a
 /// temporary file) until the dictionary ends; then its keys are read back and ordered, and each entry replayed in
-/// that order — nested dictionaries the same way. Arrays outside any dictionary pass straight through.
+/// that order — nested dictionaries the same way. Arrays outside any dictionary pass straight through. A dictionary
+/// whose entries (key, value position) take more than `entryMemory` is ordered in sorted runs on disk, merged
+/// (`EntryRuns`), with the same result.
 struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEventSink {
     var downstream: Downstream
     private let log: EventLog
@@ -14,10 +16,18 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     private let format: PlistFormat
     /// Open containers being logged (0: events pass through).
     private var depth = 0
+    /// How much of a dictionary's entries is ordered in memory; past it, in runs on disk (in a sorted order only).
+    private let entryMemory: Int
+    private let entryFanIn: Int
+    private let directory: String?
 
-    init(_ downstream: Downstream, readOptions: PlistReadOptions, format: PlistFormat, log: EventLog = EventLog()) {
+    init(_ downstream: Downstream, readOptions: PlistReadOptions, format: PlistFormat, log: EventLog = EventLog(),
+         entryMemory: Int = PropertyList.entrySpillMemory, entryFanIn: Int = 64, directory: String? = nil) {
         self.downstream = downstream
         self.log = log
+        self.entryMemory = entryMemory
+        self.entryFanIn = entryFanIn
+        self.directory = directory
         duplicateKeys = readOptions.duplicateKeys
         collapsesUIDDictionaries = PlistTreeBuilder.collapsesUIDDictionaries(in: format)
         self.format = format
@@ -92,14 +102,32 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     /// Replays a dictionary (the reader is after its beginning; it is left after its end) in key order.
     private mutating func replayDictionary(_ reader: inout EventLog.Reader) throws {
         // Where each entry's value starts, found by skipping the values.
-        var entries: [(key: String, value: Int, offset: Int)] = []
+        var entries: [LoggedEntry] = []
+        var entryBytes = 0
+        var runs: EntryRuns<Order>? = nil
+        var index = 0
         while true {
             let next = try reader.next()
             if case .endDictionary = next { break }
             guard case .key(let key) = next else { throw PlistError(.io, "the event log holds a value where a key belongs") }
+            // Taken before the value is skipped: a nested dictionary's keys would overwrite it.
+            let keyOffset = reader.keyOffset
             let start = reader.position
             try reader.skipValue(startingWith: try reader.next())
-            entries.append((key, start, reader.keyOffset))
+            if Order.sorts {
+                entryBytes += EntryRuns<Order>.footprint(of: key)
+            }
+            entries.append(LoggedEntry(key: key, value: start, offset: keyOffset, index: index))
+            index += 1
+            if Order.sorts, entryBytes > entryMemory {
+                if runs == nil { runs = EntryRuns(fanIn: entryFanIn, directory: directory) }
+                try runs!.writeRun(&entries)
+                entryBytes = 0
+            }
+        }
+        if let runs {
+            try runs.writeRun(&entries)
+            return try replaySpilledDictionary(runs, &reader)
         }
         if collapsesUIDDictionaries, entries.count == 1 {
             var value = reader.moved(to: entries[0].value)
@@ -122,5 +150,65 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
             }
         }
         try downstream.endDictionary(at: Self.here)
+    }
+
+    /// Replays a dictionary whose entries are in sorted runs (`Order` sorts), as `replayDictionary` would: the
+    /// same `CF$UID` collapse, the same entry per repeated key, the same error for a refused one.
+    private mutating func replaySpilledDictionary(_ runs: EntryRuns<Order>, _ reader: inout EventLog.Reader) throws {
+        if collapsesUIDDictionaries, runs.count == 1 {
+            var merge = try runs.merged()
+            if let only = try merge.next() {
+                var value = reader.moved(to: only.value)
+                if case .value(let v) = try value.next(), let uid = PlistTreeBuilder.uid(standingFor: only.key, v) {
+                    return try downstream.value(.uid(uid), at: Self.here)
+                }
+            }
+        }
+        if duplicateKeys == .reject {
+            // The key refused is the first repeated in document order: of each run of equal keys (in document
+            // order in the merge), the second; the least of those.
+            var merge = try runs.merged()
+            var previous: LoggedEntry? = nil
+            var groupRepeats = false
+            var firstRepeat: LoggedEntry? = nil
+            while let e = try merge.next() {
+                if let p = previous, exactKeyBytesEqual(p.key, e.key) {
+                    if !groupRepeats, firstRepeat.map({ e.index < $0.index }) ?? true { firstRepeat = e }
+                    groupRepeats = true
+                } else {
+                    groupRepeats = false
+                }
+                previous = e
+            }
+            if let r = firstRepeat { _ = try duplicateKeys.keepsLater(r.key, at: r.offset, format: format) }
+        }
+        try downstream.beginDictionary(count: nil, at: Self.here)
+        downstream.declareDistinctKeys()
+        var merge = try runs.merged()
+        var pending: LoggedEntry? = nil
+        while let e = try merge.next() {
+            if var p = pending, exactKeyBytesEqual(p.key, e.key) {
+                if try duplicateKeys.keepsLater(e.key, at: nil, format: nil) {
+                    p.value = e.value
+                    pending = p
+                }
+                continue
+            }
+            if let p = pending { try replayEntry(p, &reader) }
+            pending = e
+        }
+        if let p = pending { try replayEntry(p, &reader) }
+        try downstream.endDictionary(at: Self.here)
+    }
+
+    /// Replays one entry's key and value.
+    private mutating func replayEntry(_ entry: LoggedEntry, _ reader: inout EventLog.Reader) throws {
+        do {
+            try downstream.key(entry.key, at: Self.here)
+            var value = reader.moved(to: entry.value)
+            try replayValue(try value.next(), &value)
+        } catch let e as PlistError {
+            throw e.inside(entry.key)
+        }
     }
 }

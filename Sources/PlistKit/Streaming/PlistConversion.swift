@@ -30,6 +30,37 @@ extension PropertyList {
         }
     }
 
+    /// `convert` of a file's bytes: the same output and errors. When the input is a file mapping (a regular file),
+    /// a text reader gives back the pages it has passed as it goes (`InputPages`), so resident memory stays bounded
+    /// however large the file (XML input parsed as it is, that is UTF-8 needing no repair; other input is read
+    /// as `convert` of its bytes reads it).
+    @discardableResult
+    public static func convert(
+        _ input: MappedInput, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
+        readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
+        do {
+            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
+                               sharingAllowance: sharingAllowance, output: output)
+        } catch let failure as StreamWriteFailure {
+            throw failure.error
+        }
+    }
+
+    /// `convert` of a `MappedInput` with the bounds of the internal `convert`; the writer's errors come as
+    /// `StreamWriteFailure`.
+    static func convert(
+        _ input: MappedInput, to format: PlistFormat, options: PlistWriteOptions, readOptions: PlistReadOptions,
+        eventLogMemory: Int, sharingAllowance: Int, entrySpillMemory: Int = PropertyList.entrySpillMemory,
+        output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
+        let pages = input.releasablePages()
+        return try input.withUnsafeBytes {
+            try convert($0, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
+                        sharingAllowance: sharingAllowance, entrySpillMemory: entrySpillMemory, pages: pages, output: output)
+        }
+    }
+
     /// How many bytes of decoding beyond the tree reader's budget a binary document's shared subtrees may expand to
     /// when streamed (a writer sends a shared subtree each time it is referred to; a tree holds it once).
     static let sharingAllowance = 256 << 20
@@ -37,22 +68,41 @@ extension PropertyList {
     /// How much of a dictionary's events an `EventLog` holds in memory before it spills to a temporary file.
     static let eventLogMemory = 8 << 20
 
-    /// `convert`, with the memory an `EventLog` may hold before it spills to a file and the sharing allowance
-    /// (tests make them small); the writer's errors come as `StreamWriteFailure`.
+    /// How much memory a dictionary's entries (key and value position) may take while they are put in key order,
+    /// before they are sorted in runs on disk and merged (`EntryRuns`).
+    static let entrySpillMemory = 4 << 20
+
+    /// `convert`, with the memory an `EventLog` may hold before it spills to a file, the memory a dictionary's
+    /// entries may take before they are ordered on disk, how many runs of them are merged at once, where the
+    /// temporary files go, and the sharing allowance (tests make them small); `pages`, the input's if it is a file
+    /// mapping. The writer's errors come as `StreamWriteFailure`.
     static func convert(
         _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions, readOptions: PlistReadOptions,
-        eventLogMemory: Int, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
+        eventLogMemory: Int, sharingAllowance: Int, entrySpillMemory: Int = PropertyList.entrySpillMemory,
+        entryFanIn: Int = 64, temporaryDirectory: String? = nil, pages: InputPages? = nil,
+        output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
-        try checkedInput(input, options: readOptions) { input, detected in
+        let spill = Spill(eventLogMemory: eventLogMemory, entryMemory: entrySpillMemory, entryFanIn: entryFanIn,
+                          directory: temporaryDirectory, pages: pages)
+        return try checkedInput(input, options: readOptions) { input, detected in
             try convert(input, detected: detected, to: format, options: options, readOptions: readOptions,
-                        eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, output: output)
+                        spill: spill, sharingAllowance: sharingAllowance, output: output)
         }
+    }
+
+    /// The bounds of a conversion's memory and where what exceeds them goes.
+    struct Spill {
+        var eventLogMemory: Int
+        var entryMemory: Int
+        var entryFanIn: Int
+        var directory: String?
+        var pages: InputPages?
     }
 
     /// `convert` of checked input (`checkedInput`) whose format is `detected`.
     private static func convert(
         _ input: UnsafeRawBufferPointer, detected: PlistFormat, to format: PlistFormat, options: PlistWriteOptions,
-        readOptions: PlistReadOptions, eventLogMemory: Int, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
+        readOptions: PlistReadOptions, spill: Spill, sharingAllowance: Int, output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
         if format == .binary {
             let (value, inputFormat) = try read(input, options: readOptions)
@@ -71,15 +121,15 @@ extension PropertyList {
             switch format {
             case .xml:
                 var writer = XMLWriterSink(maxDepth: options.maxDepth, drain: drain)
-                inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                inputFormat = try stream(input, detected: detected, spill: spill, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
             case .json:
                 var writer = JSONWriterSink(pretty: options.prettyPrinted, maxDepth: options.maxDepth, drain: drain)
-                inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: JSONKeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                inputFormat = try stream(input, detected: detected, spill: spill, sharingAllowance: sharingAllowance, sortedBy: JSONKeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
             case .openStep, .gnustep:
                 var writer = OpenStepWriterSink(gnustep: format == .gnustep, options: options,
                                                 out: OpenStepTextOutput(streamingTo: drain))
                 do {
-                    inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                    inputFormat = try stream(input, detected: detected, spill: spill, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
                 } catch var failure as StreamWriteFailure {
                     // The writer's own errors name no format, as in the tree path.
                     if failure.error.format == nil { failure.error.format = format }
@@ -88,7 +138,7 @@ extension PropertyList {
             case .strings:
                 var writer = StringsWriterSink(lossy: options.lossy, drain: drain)
                 do {
-                    inputFormat = try stream(input, detected: detected, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
+                    inputFormat = try stream(input, detected: detected, spill: spill, sharingAllowance: sharingAllowance, sortedBy: UTF16KeyOrder.self, if: options.sortKeys, readOptions: readOptions, into: &writer)
                 } catch var failure as StreamWriteFailure {
                     if failure.error.format == nil { failure.error.format = .strings }
                     throw failure
@@ -104,16 +154,16 @@ extension PropertyList {
     /// Streams `input` into `writer` with dictionaries in `Order` (when `sorted`) or in document order, and finishes
     /// the output.
     private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
-        _ input: UnsafeRawBufferPointer, detected: PlistFormat, eventLogMemory: Int, sharingAllowance: Int,
+        _ input: UnsafeRawBufferPointer, detected: PlistFormat, spill: Spill, sharingAllowance: Int,
         sortedBy order: Order.Type, if sorted: Bool,
         readOptions: PlistReadOptions, into writer: inout Writer
     ) throws -> PlistFormat {
-        let log = EventLog(memoryLimit: eventLogMemory)
+        let log = EventLog(memoryLimit: spill.eventLogMemory, directory: spill.directory)
         let inputFormat: PlistFormat
         do {
             inputFormat = sorted
-                ? try stream(input, detected: detected, order: Order.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
-                : try stream(input, detected: detected, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, sharingAllowance: sharingAllowance, into: &writer)
+                ? try stream(input, detected: detected, order: Order.self, readOptions: readOptions, log: log, spill: spill, sharingAllowance: sharingAllowance, into: &writer)
+                : try stream(input, detected: detected, order: InsertionKeyOrder.self, readOptions: readOptions, log: log, spill: spill, sharingAllowance: sharingAllowance, into: &writer)
         } catch {
             writer.abandonStream()
             throw error
@@ -124,7 +174,7 @@ extension PropertyList {
 
     private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
         _ input: UnsafeRawBufferPointer, detected: PlistFormat, order: Order.Type, readOptions: PlistReadOptions, log: EventLog,
-        sharingAllowance: Int, into writer: inout Writer
+        spill: Spill, sharingAllowance: Int, into writer: inout Writer
     ) throws -> PlistFormat {
         var deferring = DeferredWriteErrorSink(writer)
         defer { writer = deferring.writer }
@@ -159,10 +209,11 @@ extension PropertyList {
             }
         } else {
             let ordering = KeyOrderingSink<DeferredWriteErrorSink<Writer>, Order>(
-                deferring, readOptions: readOptions, format: detected, log: log)
+                deferring, readOptions: readOptions, format: detected, log: log, entryMemory: spill.entryMemory,
+                entryFanIn: spill.entryFanIn, directory: spill.directory)
             var limited = LimitingSink(ordering, limits: limits)
             defer { deferring = limited.inner.downstream }
-            inputFormat = try parseText(input, detected: detected, options: readOptions, into: &limited)
+            inputFormat = try parseText(input, detected: detected, options: readOptions, pages: spill.pages, into: &limited)
         }
         if let error = deferring.deferred { throw StreamWriteFailure(error: error) }
         return inputFormat

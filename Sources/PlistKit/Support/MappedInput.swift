@@ -76,6 +76,13 @@ public final class MappedInput: @unchecked Sendable {
         }
     }
 
+    /// The pages a sequential reader may give back as it passes them: only for a file mapping (memory of its own
+    /// would be zeroed by `MADV_DONTNEED`), else nil.
+    func releasablePages() -> InputPages? {
+        guard mapped, let base else { return nil }
+        return InputPages(mapping: base, count: count)
+    }
+
     /// Calls `body` with the bytes.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) { try body(UnsafeRawBufferPointer(start: base, count: count)) }

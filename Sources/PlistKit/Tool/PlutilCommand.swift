@@ -248,11 +248,10 @@ struct PlutilRunner {
         options.lossy = invocation.lossy
         func convert(_ output: (UnsafeRawBufferPointer) throws -> Void) throws {
             do {
-                try input.withUnsafeBytes {
-                    _ = try PropertyList.convert($0, to: format, options: options, readOptions: PlistReadOptions(),
-                                                 eventLogMemory: PropertyList.eventLogMemory, sharingAllowance: PropertyList.sharingAllowance,
-                                                 output: output)
-                }
+                // The mapped file itself: its pages are given back as the reader passes them.
+                _ = try PropertyList.convert(input, to: format, options: options, readOptions: PlistReadOptions(),
+                                             eventLogMemory: PropertyList.eventLogMemory, sharingAllowance: PropertyList.sharingAllowance,
+                                             output: output)
             } catch let error as PlistError {
                 throw FileFailure("(\(error))")
             } catch let failure as StreamWriteFailure {

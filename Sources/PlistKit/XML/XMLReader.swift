@@ -35,9 +35,10 @@ enum XMLReader {
 
     /// Sends the document's events to `sink`, after the rewrites libxml2 needs (each recorded in an `OffsetMap`,
     /// so errors point into the caller's bytes): UTF-16/32 or a legacy encoding converted to UTF-8, a declaration
-    /// repaired, control characters swapped for stand-ins.
+    /// repaired, control characters swapped for stand-ins. `pages`, when `bytes` are a file mapping's, releases the
+    /// pages libxml2 has been given (it copies each chunk into its own buffer) when the bytes are parsed as they are.
     static func parse<Inner: PlistEventSink>(
-        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, into sink: inout LimitingSink<Inner>
+        _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, pages: InputPages? = nil, into sink: inout LimitingSink<Inner>
     ) throws {
         LibXML2Setup.ensureInitialized()
         let wide = XMLReaderInputEncoding.detect(bytes)
@@ -61,7 +62,7 @@ enum XMLReader {
                 }
             }
             // UTF-8, or UTF-8 under a name libxml2 does not know (the declaration is then ignored).
-            try parseUTF8(bytes, ignoreDeclaredEncoding: declared.isLooseUTF8, map: &map, options: options, into: &sink)
+            try parseUTF8(bytes, ignoreDeclaredEncoding: declared.isLooseUTF8, map: &map, options: options, pages: pages, into: &sink)
         } catch let e as PlistError {
             throw map.locate(e, in: bytes)
         }
@@ -71,7 +72,7 @@ enum XMLReader {
     /// for, then parsed.
     private static func parseUTF8<Inner: PlistEventSink>(
         _ bytes: UnsafeRawBufferPointer, ignoreDeclaredEncoding: Bool, map: inout OffsetMap, options: PlistReadOptions,
-        into sink: inout LimitingSink<Inner>
+        pages: InputPages? = nil, into sink: inout LimitingSink<Inner>
     ) throws {
         if let repair = XMLReaderProlog.normalized(bytes) {
             map.append(.reorders, output: repair.bytes) { repair.originalOffset($0) }
@@ -79,17 +80,18 @@ enum XMLReader {
                 try parseStandingInForControls($0, ignoreDeclaredEncoding: ignoreDeclaredEncoding, map: &map, options: options, into: &sink)
             }
         }
-        try parseStandingInForControls(bytes, ignoreDeclaredEncoding: ignoreDeclaredEncoding, map: &map, options: options, into: &sink)
+        try parseStandingInForControls(bytes, ignoreDeclaredEncoding: ignoreDeclaredEncoding, map: &map, options: options, pages: pages, into: &sink)
     }
 
     /// Parses, first swapping raw control characters for stand-ins when the document has any (see
     /// `XMLReaderControlCharacters`).
     private static func parseStandingInForControls<Inner: PlistEventSink>(
         _ bytes: UnsafeRawBufferPointer, ignoreDeclaredEncoding: Bool, map: inout OffsetMap, options: PlistReadOptions,
-        into sink: inout LimitingSink<Inner>
+        pages: InputPages? = nil, into sink: inout LimitingSink<Inner>
     ) throws {
-        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding) else {
-            return try parseMapped(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, map: map, into: &sink)
+        guard XMLReaderControlCharacters.applies(bytes, declaredEncodingIgnored: ignoreDeclaredEncoding, pages: pages) else {
+            return try parseMapped(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: false, map: map,
+                                   pages: pages, into: &sink)
         }
         let substituted = XMLReaderControlCharacters.substitute(bytes)
         let scan = ScanPosition()
@@ -104,10 +106,11 @@ enum XMLReader {
     /// Parses the final bytes, with event ranges mapped back to the caller's bytes for a sink that wants them exact.
     private static func parseMapped<Inner: PlistEventSink>(
         _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool,
-        map: OffsetMap, into sink: inout LimitingSink<Inner>
+        map: OffsetMap, pages: InputPages? = nil, into sink: inout LimitingSink<Inner>
     ) throws {
         guard Inner.wantsExactRanges, !map.isEmpty else {
-            return try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: restoreControls, into: &sink)
+            return try parseLibXML2(bytes, options: options, ignoreDeclaredEncoding: ignoreDeclaredEncoding, restoreControls: restoreControls,
+                                    pages: pages, into: &sink)
         }
         var mapped = RangeMappingSink(inner: sink, map: map)
         defer { sink = mapped.inner }
@@ -117,7 +120,7 @@ enum XMLReader {
     /// Parses UTF-8 input with libxml2 (other encodings were converted by the caller).
     private static func parseLibXML2<Sink: PlistEventSink & NestingLimited>(
         _ bytes: UnsafeRawBufferPointer, options: PlistReadOptions, ignoreDeclaredEncoding: Bool, restoreControls: Bool,
-        into sink: inout Sink
+        pages: InputPages? = nil, into sink: inout Sink
     ) throws {
         guard bytes.count <= Int(Int32.max) else {
             throw PlistError(.sizeLimit, "XML input larger than 2 GiB is not supported by libxml2", format: .xml)
@@ -169,6 +172,9 @@ enum XMLReader {
             while offset < bytes.count, !source.failed {
                 let n = min(bytes.count - offset, chunkSize)
                 _ = xmlParseChunk(ctxt, chars + offset, Int32(n), 0)
+                // libxml2 has copied the chunk into its buffer and never reads these bytes again (the source's
+                // look-backs for error positions read near the cursor, and would only fault a page in again).
+                pages?.passed(chars + offset)
                 offset += n
             }
             if !source.failed { _ = xmlParseChunk(ctxt, nil, 0, 1) }

@@ -23,18 +23,29 @@ enum XMLReaderControlCharacters {
     static let carriageReturnStandIn: (UInt8, UInt8, UInt8, UInt8) = (0xF4, 0x8F, 0xBC, 0x8D)
 
     /// Whether `b` (UTF-8, or declared as such) has control characters to stand in for, and no stand-ins already.
-    static func applies(_ b: UnsafeRawBufferPointer, declaredEncodingIgnored: Bool) -> Bool {
+    /// `pages`, when `b` are a file mapping's, get the pages the scan has passed back every few MiB (the parse
+    /// faults them in again, and gives them back again: `InputPages.startOver`).
+    static func applies(_ b: UnsafeRawBufferPointer, declaredEncodingIgnored: Bool, pages: InputPages? = nil) -> Bool {
         var found = false
         var i = 0
         let n = b.count
+        // The scan goes a stretch at a time, so the pages behind it can be given back.
+        let stretch = 4 << 20
+        var stretchEnd = pages == nil ? n : min(n, stretch)
+        defer { pages?.startOver() }
         // Every document pays for this scan: skip eight bytes at a time while none is a control character other
         // than tab and LF (indentation and line ends are everywhere) or a stand-in's lead byte.
         while i < n {
-            while i + 8 <= n {
+            while i + 8 <= stretchEnd {
                 let word = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 let controls = SWAR.maskLess(word, 0x20) & ~SWAR.maskEqual(word, 0x09) & ~SWAR.maskEqual(word, 0x0A)
                 if controls | SWAR.maskEqual(word, lead.0) | SWAR.maskEqual(word, 0xEF) != 0 { break }
                 i += 8
+            }
+            if stretchEnd < n, i + 8 > stretchEnd {
+                pages?.passed(offset: i)
+                stretchEnd = min(n, stretchEnd + stretch)
+                continue
             }
             guard i < n else { break }
             let c = b[i]
