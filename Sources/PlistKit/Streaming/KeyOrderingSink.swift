@@ -140,15 +140,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
         ) { entries[$0].key }.map { (key: entries[$0.key].key, value: entries[$0.value].value) }
         try downstream.beginDictionary(count: ordered.count, at: Self.here)
         downstream.declareDistinctKeys()
-        for entry in ordered {
-            do {
-                try downstream.key(entry.key, at: Self.here)
-                var value = reader.moved(to: entry.value)
-                try replayValue(try value.next(), &value)
-            } catch let e as PlistError {
-                throw e.inside(entry.key)
-            }
-        }
+        for entry in ordered { try replayEntry(entry.key, value: entry.value, &reader) }
         try downstream.endDictionary(at: Self.here)
     }
 
@@ -194,21 +186,21 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
                 }
                 continue
             }
-            if let p = pending { try replayEntry(p, &reader) }
+            if let p = pending { try replayEntry(p.key, value: p.value, &reader) }
             pending = e
         }
-        if let p = pending { try replayEntry(p, &reader) }
+        if let p = pending { try replayEntry(p.key, value: p.value, &reader) }
         try downstream.endDictionary(at: Self.here)
     }
 
-    /// Replays one entry's key and value.
-    private mutating func replayEntry(_ entry: LoggedEntry, _ reader: inout EventLog.Reader) throws {
+    /// Replays one entry: its key, then the value logged at `value`.
+    private mutating func replayEntry(_ key: String, value: Int, _ reader: inout EventLog.Reader) throws {
         do {
-            try downstream.key(entry.key, at: Self.here)
-            var value = reader.moved(to: entry.value)
-            try replayValue(try value.next(), &value)
+            try downstream.key(key, at: Self.here)
+            var logged = reader.moved(to: value)
+            try replayValue(try logged.next(), &logged)
         } catch let e as PlistError {
-            throw e.inside(entry.key)
+            throw e.inside(key)
         }
     }
 }

@@ -22,11 +22,9 @@ extension PropertyList {
         _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
         readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
-        do {
-            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
-                               sharingAllowance: sharingAllowance, output: output)
-        } catch let failure as StreamWriteFailure {
-            throw failure.error
+        try reportingWriteFailures {
+            try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
+                        sharingAllowance: sharingAllowance, output: output)
         }
     }
 
@@ -39,9 +37,17 @@ extension PropertyList {
         _ input: MappedInput, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
         readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
+        try reportingWriteFailures {
+            try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
+                        sharingAllowance: sharingAllowance, output: output)
+        }
+    }
+
+    /// The public `convert`s: a writer's error (`StreamWriteFailure`, which `plutil` words apart) as the plain
+    /// `PlistError` it carries.
+    private static func reportingWriteFailures(_ body: () throws -> PlistFormat) throws -> PlistFormat {
         do {
-            return try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
-                               sharingAllowance: sharingAllowance, output: output)
+            return try body()
         } catch let failure as StreamWriteFailure {
             throw failure.error
         }

@@ -13,6 +13,8 @@ struct MoveStack<Element> {
 
     @inline(__always) var last: Element? { count > 0 ? base[count - 1] : nil }
 
+    @inline(__always) var isEmpty: Bool { count == 0 }
+
     /// Element `i`, read in place (passing it to a function borrows it: no copy to retain and release).
     @inline(__always) subscript(i: Int) -> Element {
         unsafeAddress { UnsafePointer(base + i) }

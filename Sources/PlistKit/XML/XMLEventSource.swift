@@ -193,7 +193,7 @@ final class XMLEventSource {
     // MARK: State
 
     /// Whether an element is open (the document would be truncated if it ended here).
-    var isInsideElement: Bool { !(frames.count == 0) || scalar != nil }
+    var isInsideElement: Bool { !frames.isEmpty || scalar != nil }
     /// Whether the root value is complete.
     var hasRoot: Bool { topLevelValues > 0 }
 
@@ -305,7 +305,7 @@ final class XMLEventSource {
             case .plist:
                 // A <plist> nested as a value stands for the one object it holds, as CF, plistlib and libplist read
                 // it; it counts towards the depth like the containers it could otherwise be used to stack.
-                if !(frames.count == 0) { try sink.enterWrapper(offset) }
+                if !frames.isEmpty { try sink.enterWrapper(offset) }
             case .array:
                 try sink.beginArray(openingRange(offset))
             case .dict:
@@ -336,11 +336,11 @@ final class XMLEventSource {
                 if frame.values == 0 {
                     // A nested one is pointed at by its start tag; the root's end tag is where its object is missing.
                     _ = frames.popLast()
-                    fail(.rootCount, "<plist> holds no object", offset: (frames.count == 0) ? nil : frame.offset)
+                    fail(.rootCount, "<plist> holds no object", offset: frames.isEmpty ? nil : frame.offset)
                     return
                 }
                 _ = frames.popLast()
-                if !(frames.count == 0) { sink.exitWrapper() }
+                if !frames.isEmpty { sink.exitWrapper() }
                 // It stands for the object it held, in its parent (or as the document's value).
             case .array:
                 _ = frames.popLast()
@@ -362,7 +362,7 @@ final class XMLEventSource {
     /// A value is complete: count it in its container.
     @inline(__always)
     private func valueEnded() {
-        guard !(frames.count == 0) else {
+        guard !frames.isEmpty else {
             topLevelValues += 1
             return
         }

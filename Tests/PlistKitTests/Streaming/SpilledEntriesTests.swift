@@ -26,21 +26,8 @@ import TestSupport
     /// `directory`.
     static func spilled(_ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions,
                         entryMemory: Int = 64, fanIn: Int = 3, directory: String? = nil) -> Outcome {
-        var out: [UInt8] = []
-        do {
-            try input.withUnsafeBytes { raw in
-                _ = try PropertyList.convert(raw, to: format, options: options, readOptions: read, eventLogMemory: PropertyList.eventLogMemory,
-                                             sharingAllowance: PropertyList.sharingAllowance, entrySpillMemory: entryMemory,
-                                             entryFanIn: fanIn, temporaryDirectory: directory) { out.append(contentsOf: $0) }
-            }
-            return .bytes(out)
-        } catch let e as PlistError {
-            return .failure(e)
-        } catch let e as StreamWriteFailure {
-            return .failure(e.error)
-        } catch {
-            return .failure(PlistError(.io, "\(error)"))
-        }
+        StreamingConversionTests.streamed(input, format, options, read, entrySpillMemory: entryMemory, entryFanIn: fanIn,
+                                          temporaryDirectory: directory)
     }
 
     static func expectSameAsTree(_ input: [UInt8], _ label: String, read: PlistReadOptions = PlistReadOptions(),

@@ -28,14 +28,18 @@ import TestSupport
     }
 
     /// `eventLogMemory` small makes the event log spill to its file at once.
+    /// `entrySpillMemory`, `entryFanIn` and `temporaryDirectory` as `SpilledEntriesTests` sets them.
     static func streamed(
         _ input: [UInt8], _ format: PlistFormat, _ options: PlistWriteOptions, _ read: PlistReadOptions, eventLogMemory: Int = PropertyList.eventLogMemory,
-        sharingAllowance: Int = PropertyList.sharingAllowance
+        sharingAllowance: Int = PropertyList.sharingAllowance, entrySpillMemory: Int = PropertyList.entrySpillMemory,
+        entryFanIn: Int = 64, temporaryDirectory: String? = nil
     ) -> Outcome {
         var out: [UInt8] = []
         do {
             try input.withUnsafeBytes { raw in
-                _ = try PropertyList.convert(raw, to: format, options: options, readOptions: read, eventLogMemory: eventLogMemory, sharingAllowance: sharingAllowance) {
+                _ = try PropertyList.convert(raw, to: format, options: options, readOptions: read, eventLogMemory: eventLogMemory,
+                                             sharingAllowance: sharingAllowance, entrySpillMemory: entrySpillMemory,
+                                             entryFanIn: entryFanIn, temporaryDirectory: temporaryDirectory) {
                     out.append(contentsOf: $0)
                 }
             }
