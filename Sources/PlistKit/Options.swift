@@ -2,10 +2,21 @@
 public enum DuplicateKeyPolicy: Sendable, Hashable {
     /// The later value replaces the earlier one (Core Foundation's XML and OpenStep behaviour).
     case lastWins
-    /// The earlier value is kept (Core Foundation's binary reader on Linux).
+    /// The earlier value is kept (Core Foundation's binary reader: `CFBinaryPList.c` adds the entries with
+    /// `CFDictionaryAddValue`, which keeps a key already present).
     case firstWins
     /// A `PlistError` of kind `.duplicateKey`.
     case reject
+    /// Each format as Core Foundation reads it: `.firstWins` for binary, `.lastWins` for every text format. The
+    /// default, so that a file reads here as it reads on Apple's systems.
+    case coreFoundation
+
+    /// The policy a reader of `format` applies: `.coreFoundation` made concrete (`.lastWins` when the format is not
+    /// known), any other policy as it is.
+    public func resolved(for format: PlistFormat?) -> DuplicateKeyPolicy {
+        guard self == .coreFoundation else { return self }
+        return format == .binary ? .firstWins : .lastWins
+    }
 }
 
 extension DuplicateKeyPolicy {
@@ -13,8 +24,8 @@ extension DuplicateKeyPolicy {
     /// keeps its first place) or is dropped (`.firstWins`); `.reject` throws, naming the key. The one place the
     /// policy is decided, for the tree and for a stream's writer alike.
     func keepsLater(_ key: String, at offset: Int?, format: PlistFormat?) throws -> Bool {
-        switch self {
-        case .lastWins: return true
+        switch resolved(for: format) {
+        case .lastWins, .coreFoundation: return true
         case .firstWins: return false
         case .reject:
             throw PlistError(.duplicateKey, "duplicate key \"\(key)\" in a dictionary", format: format, offset: offset,
@@ -33,10 +44,13 @@ public struct PlistReadOptions: Sendable, Hashable {
     public var maxDecompressedSize: Int = 256 << 20
     /// Most objects (values, containers included) in one document. Default 64 Mi.
     public var maxObjectCount: Int = 64 << 20
-    /// Duplicate dictionary keys: last wins by default.
-    public var duplicateKeys: DuplicateKeyPolicy = .lastWins
-    /// Reject dates that are NaN or infinite (binary) instead of passing them through.
-    public var strictDates: Bool = false
+    /// Duplicate dictionary keys: by default as Core Foundation reads each format (binary: the first value; text:
+    /// the last).
+    public var duplicateKeys: DuplicateKeyPolicy = .coreFoundation
+    /// Reject dates that are NaN or infinite (only binary can spell one) with an `.invalidValue` error. On by default:
+    /// no text format can hold such a date (Core Foundation writes `<date>2030437302-06-07T24:60:-2147483648Z</date>`
+    /// for each, which nothing reads back). Set to false to keep them (binary output writes them back unchanged).
+    public var strictDates: Bool = true
     /// Decompress gzip input transparently.
     public var allowGzip: Bool = true
     /// Formats the reader may detect; others give an `.unsupportedFormat` error. Default: all.

@@ -167,9 +167,12 @@ add_valid('shared-subtrees.bplist', shared, HAND,
 add_valid('ascii-and-utf16-keys.bplist', assemble([
     b'\xd2' + refs([1, 2, 3, 4]), ascii_('plain'), utf16('\u00fcber'), b'\x09', b'\x08']), HAND,
     'dictionary keys in both string encodings')
+CF = ("Core Foundation as the Swift toolchain's plutil runs it (AcceptanceRulesTests compares the two live); "
+      "CFBinaryPList.c")
 add_valid('duplicate-keys.bplist', assemble([
     b'\xd2' + refs([1, 1, 2, 3]), ascii_('k'), b'\x10\x01', b'\x10\x02']), HAND,
-    'the same key twice: the default policy (last wins) agrees with plistlib')
+    'the same key twice: the default policy keeps the first, as CF does (CFDictionaryAddValue keeps a key already '
+    'there); plistlib keeps the last', value={'k': 1}, oracle=CF)
 add_valid('unreferenced-objects.bplist', assemble([
     b'\xa1' + refs([1]), b'\x09', b'\x09', b'\x08']), HAND,
     'unreferenced duplicate booleans, as CF writes them (reference §0.2)')
@@ -185,6 +188,16 @@ add_valid('length-16byte.bplist', assemble([
     value=['abc', ['abc']],
     oracle='Foundation PropertyListSerialization and libplist plistutil read this value (BinaryLengthTests asks '
            'Foundation); plistlib misreads the length width and returns empty objects')
+# Strings CF reads and plistlib refuses: lone UTF-16 surrogates (CF keeps them; they write, and read here, as
+# U+FFFD) and bytes >= 0x80 under the ASCII marker (CF takes each byte as its ISO Latin-1 code point).
+add_valid('utf16-lone-high.bplist', assemble([b'\x62\x00\x41\xd8\x00']), HAND,
+          'high surrogate at the end of a string', value='A\ufffd', oracle=CF)
+add_valid('utf16-lone-low.bplist', assemble([b'\x62\xdc\x00\x00\x41']), HAND,
+          'low surrogate first', value='\ufffdA', oracle=CF)
+add_valid('utf16-high-high.bplist', assemble([b'\x62\xd8\x00\xd8\x00']), HAND,
+          'two high surrogates', value='\ufffd\ufffd', oracle=CF)
+add_valid('ascii-high-byte.bplist', assemble([b'\x53\x61\xe9\x62']), HAND,
+          'byte 0xE9 under the ASCII string marker', value='a\u00e9b', oracle=CF)
 v01 = bytearray(shared)
 v01[7] = ord('1')
 add_valid('version-bplist01.bplist', bytes(v01), HAND + ' (shared-subtrees.bplist with magic bplist01)',
@@ -288,11 +301,6 @@ add_invalid('cycle-300-steps.bplist', assemble(deep, offset_size=2, ref_size=2),
 nest = [b'\xa1' + be(i + 1, 2) for i in range(513)] + [b'\x10\x01']
 add_invalid('depth-513.bplist', assemble(nest, offset_size=2, ref_size=2), 'depthLimit',
             '513 nested arrays (CF and PlistKit allow 512)')
-add_invalid('utf16-lone-high.bplist', assemble([b'\x62\x00\x41\xd8\x00']), 'encoding', 'high surrogate at the end of a string')
-add_invalid('utf16-lone-low.bplist', assemble([b'\x62\xdc\x00\x00\x41']), 'encoding', 'low surrogate first')
-add_invalid('utf16-high-high.bplist', assemble([b'\x62\xd8\x00\xd8\x00']), 'encoding', 'two high surrogates')
-add_invalid('ascii-high-byte.bplist', assemble([b'\x53\x61\xe9\x62']), 'encoding',
-            'byte 0xE9 under the ASCII string marker')
 for marker, name, note in ((b'\x00', 'null', 'null (0x00), v1x only'), (b'\x0f', 'fill', 'fill byte (0x0F)'),
                            (b'\x71\x41', 'utf8-string', 'UTF-8 string marker 0x7n, v1x only'),
                            (b'\xc1\x01', 'set', 'set 0xCn'), (b'\xb1\x01', 'ordset', 'ordered set 0xBn'),

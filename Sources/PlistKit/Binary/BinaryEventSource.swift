@@ -88,7 +88,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         var source = BinaryEventSource(
             table: BinaryObjectTable(base: base, trailer: trailer, strictDates: options.strictDates),
             slots: slots, sink: sink, budget: budget ?? treeBudget(trailer), byOffset: byOffset,
-            duplicateKeys: options.duplicateKeys)
+            duplicateKeys: options.duplicateKeys.resolved(for: .binary))
         defer {
             source.keyPositions.release()
             source.keyStrings.release()

@@ -140,6 +140,8 @@ struct BinaryObjectTable {
             }
             value = value << 8 | UInt64(base.load(fromByteOffset: offset + 1 + i, as: UInt8.self))
         }
+        // Any width from 1 to 16 bytes, as CF reads them; values up to 2^64 − 1, as plistlib writes them (CF's UID
+        // type is 32 bits wide and `CFBinaryPList.c` refuses a larger value).
         return .uid(UID(value))
     }
 
@@ -151,16 +153,29 @@ struct BinaryObjectTable {
     @inline(never) private func asciiString(_ low: Int, at offset: Int) throws -> (value: PlistValue, end: Int) {
         let (start, count) = try payload(low, unit: 1, at: offset)
         let bytes = UnsafeRawBufferPointer(start: base + start, count: count)
-        if let bad = Self.firstNonASCII(bytes) {
-            throw error(.encoding, "byte 0x\(String(bytes[bad], radix: 16)) in an ASCII string", at: start + bad)
+        guard Self.firstNonASCII(bytes) != nil else { return (.string(String(decoding: bytes, as: UTF8.self)), start + count) }
+        return (.string(Self.latin1(bytes)), start + count)
+    }
+
+    /// An ASCII-marked string holding bytes ≥ 0x80, as Core Foundation reads one (`CFStringCreateWithBytes` with
+    /// `kCFStringEncodingASCII` takes each byte as the code point of the same value: ISO Latin-1).
+    @inline(never) static func latin1(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { out -> Int in
+            var o = 0
+            for b in bytes {
+                if b < 0x80 {
+                    out[o] = b; o += 1
+                } else {
+                    out[o] = 0xC0 | b >> 6; out[o + 1] = 0x80 | b & 0x3F; o += 2
+                }
+            }
+            return o
         }
-        return (.string(String(decoding: bytes, as: UTF8.self)), start + count)
     }
 
     @inline(never) private func utf16String(_ low: Int, at offset: Int) throws -> (value: PlistValue, end: Int) {
         let (start, units) = try payload(low, unit: 2, at: offset)
         let p = base + start
-        var failure: Int?
         // At most 3 UTF-8 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units).
         let string = String(unsafeUninitializedCapacity: units * 3) { out -> Int in
             var o = 0
@@ -177,10 +192,14 @@ struct BinaryObjectTable {
                     out[o] = UInt8(0xE0 | u >> 12); out[o + 1] = UInt8(0x80 | (u >> 6) & 0x3F)
                     out[o + 2] = UInt8(0x80 | u & 0x3F); o += 3
                 } else {
-                    guard u < 0xDC00, i < units else { failure = i - 1; return o }
-                    let v = UInt16(p.load(fromByteOffset: 2 * i, as: UInt8.self)) << 8
-                        | UInt16(p.load(fromByteOffset: 2 * i + 1, as: UInt8.self))
-                    guard v & 0xFC00 == 0xDC00 else { failure = i - 1; return o }
+                    // A lone surrogate: Core Foundation keeps it in the string, which then writes it as U+FFFD
+                    // (the only form UTF-8, and a Swift `String`, has for it).
+                    let v = i < units ? UInt16(p.load(fromByteOffset: 2 * i, as: UInt8.self)) << 8
+                        | UInt16(p.load(fromByteOffset: 2 * i + 1, as: UInt8.self)) : 0
+                    guard u < 0xDC00, v & 0xFC00 == 0xDC00 else {
+                        out[o] = 0xEF; out[o + 1] = 0xBF; out[o + 2] = 0xBD; o += 3
+                        continue
+                    }
                     i += 1
                     let scalar = 0x10000 + (UInt32(u & 0x3FF) << 10 | UInt32(v & 0x3FF))
                     out[o] = UInt8(0xF0 | scalar >> 18); out[o + 1] = UInt8(0x80 | (scalar >> 12) & 0x3F)
@@ -189,9 +208,6 @@ struct BinaryObjectTable {
                 }
             }
             return o
-        }
-        if let failure {
-            throw error(.encoding, "lone UTF-16 surrogate in a string", at: start + 2 * failure)
         }
         return (.string(string), start + 2 * units)
     }

@@ -12,12 +12,15 @@ import Musl
 
 /// A checked dictionary key in the file: where its characters start, how many there are (bytes of an ASCII key, code
 /// units of a UTF-16 one), and for UTF-16 whether every unit is below 0x80 (`narrow`: then it is the same key as the
-/// ASCII string of the units' low bytes, as the tree compares keys by scalars).
+/// ASCII string of the units' low bytes, as the tree compares keys by scalars). `irregular`: an ASCII-marked key with
+/// bytes ≥ 0x80 or a UTF-16 one with a lone surrogate, read as the tree reads it (ISO Latin-1; U+FFFD) and compared
+/// through those UTF-16 units (`canonicalUnits`) — rare, so the slow way.
 struct BinaryKey {
     var start: Int
     var count: Int
     var wide: Bool
     var narrow: Bool
+    var irregular = false
 }
 
 /// A key path component, encoded once for a lookup: its UTF-8 when that is ASCII, its UTF-16BE always, and its hash
@@ -203,20 +206,19 @@ struct ShortASCIIQuery {
 extension BinaryObjectTable {
     /// Key object `ref`, checked as the tree reader checks a key before it is used: a string (otherwise
     /// `nonStringKey`, or `cycle` for one of `path[0 ..< depth]`, the containers a lookup is inside), inside the object area
-    /// and validly encoded (an ASCII string holds no byte ≥ 0x80, a UTF-16 one no lone surrogate).
+    /// (an irregular key is marked, not refused: the tree reader reads it as Core Foundation does).
     @inline(__always) func checkedKey(_ ref: Int, inside path: UnsafeMutableBufferPointer<Int>, depth: Int) throws -> BinaryKey {
         let offset = try objectOffset(ref)
         let marker = self.marker(at: offset)
         switch marker >> 4 {
         case 0x5:
             let (start, count) = try payload(Int(marker & 0x0F), unit: 1, at: offset)
-            if let bad = Self.firstNonASCII(UnsafeRawBufferPointer(start: base + start, count: count)) {
-                throw nonASCIIKey(at: start + bad)
-            }
-            return BinaryKey(start: start, count: count, wide: false, narrow: false)
+            let irregular = Self.firstNonASCII(UnsafeRawBufferPointer(start: base + start, count: count)) != nil
+            return BinaryKey(start: start, count: count, wide: false, narrow: false, irregular: irregular)
         case 0x6:
             let (start, units) = try payload(Int(marker & 0x0F), unit: 2, at: offset)
-            return BinaryKey(start: start, count: units, wide: true, narrow: try checkUTF16(start, units))
+            let (narrow, irregular) = checkUTF16(start, units)
+            return BinaryKey(start: start, count: units, wide: true, narrow: narrow, irregular: irregular)
         default:
             throw nonStringKey(ref, at: offset, inside: path, depth: depth)
         }
@@ -243,13 +245,12 @@ extension BinaryObjectTable {
         let marker = self.marker(at: offset)
         let wide = marker >> 4 == 0x6
         let (start, count) = try payload(Int(marker & 0x0F), unit: wide ? 2 : 1, at: offset)
-        var narrow = false
         if wide {
-            var all: UInt16 = 0
-            for i in 0 ..< count { all |= unit(start, i) }
-            narrow = all < 0x80
+            let (narrow, irregular) = checkUTF16(start, count)
+            return BinaryKey(start: start, count: count, wide: true, narrow: narrow, irregular: irregular)
         }
-        return BinaryKey(start: start, count: count, wide: wide, narrow: narrow)
+        let irregular = Self.firstNonASCII(UnsafeRawBufferPointer(start: base + start, count: count)) != nil
+        return BinaryKey(start: start, count: count, wide: false, narrow: false, irregular: irregular)
     }
 
     @inline(__always) private func unit(_ start: Int, _ i: Int) -> UInt16 {
@@ -257,28 +258,33 @@ extension BinaryObjectTable {
             | UInt16(base.load(fromByteOffset: start + 2 * i + 1, as: UInt8.self))
     }
 
-    /// Checks `units` UTF-16BE units at `start` for lone surrogates; returns whether all are below 0x80.
-    @inline(__always) private func checkUTF16(_ start: Int, _ units: Int) throws -> Bool {
+    /// Of `units` UTF-16BE units at `start`: whether all are below 0x80, and whether one is a lone surrogate.
+    @inline(__always) private func checkUTF16(_ start: Int, _ units: Int) -> (narrow: Bool, irregular: Bool) {
         var all: UInt16 = 0
         var i = 0
         while i < units {
             let u = unit(start, i)
             all |= u
             if u & 0xF800 == 0xD800 {
-                guard u < 0xDC00, i + 1 < units, unit(start, i + 1) & 0xFC00 == 0xDC00 else {
-                    throw BinaryTrailer.error(.encoding, "lone UTF-16 surrogate in a string", at: start + 2 * i)
-                }
+                guard u < 0xDC00, i + 1 < units, unit(start, i + 1) & 0xFC00 == 0xDC00 else { return (false, true) }
                 i += 2
                 continue
             }
             i += 1
         }
-        return all < 0x80
+        return (all < 0x80, false)
     }
 
-    @inline(never) private func nonASCIIKey(at offset: Int) -> PlistError {
-        let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-        return BinaryTrailer.error(.encoding, "byte 0x\(String(byte, radix: 16)) in an ASCII string", at: offset)
+    /// The UTF-16 units of the string the tree reader makes of key `key`: Latin-1 bytes widened, lone surrogates
+    /// replaced by U+FFFD.
+    private func canonicalUnits(_ key: BinaryKey) -> [UInt16] {
+        if !key.wide { return (0 ..< key.count).map { UInt16(base.load(fromByteOffset: key.start + $0, as: UInt8.self)) } }
+        return Array(string(of: key).utf16)
+    }
+
+    /// The big-endian bytes of `canonicalUnits(key)`, as a query holds its key.
+    private func canonicalBytes(_ key: BinaryKey) -> [UInt8] {
+        canonicalUnits(key).flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }
     }
 
     @inline(never) private func nonStringKey(_ ref: Int, at offset: Int, inside path: UnsafeMutableBufferPointer<Int>, depth: Int) -> PlistError {
@@ -291,6 +297,7 @@ extension BinaryObjectTable {
 
     /// Whether checked keys `a` and `b` are the same key (the same scalars).
     @inline(__always) func keysEqual(_ a: BinaryKey, _ b: BinaryKey) -> Bool {
+        if a.irregular || b.irregular { return canonicalUnits(a) == canonicalUnits(b) }
         guard a.count == b.count else { return false }
         switch (a.wide, b.wide) {
         case (false, false): return memcmp(base + a.start, base + b.start, a.count) == 0
@@ -309,6 +316,7 @@ extension BinaryObjectTable {
 
     /// Whether checked key `key` is the query's key.
     @inline(__always) func key(_ key: BinaryKey, equals query: BinaryKeyQuery) -> Bool {
+        if key.irregular { return canonicalBytes(key).elementsEqual(query.utf16) }
         if key.wide {
             guard 2 * key.count == query.utf16.count else { return false }
             return key.count == 0 || memcmp(base + key.start, query.utf16.baseAddress!, 2 * key.count) == 0
@@ -319,14 +327,19 @@ extension BinaryObjectTable {
 
     /// `key`'s hash, as `BinaryKeyQuery` hashes the same key.
     @inline(__always) func hash(_ key: BinaryKey, seed: UInt64) -> UInt64 {
+        if key.irregular {
+            // Never narrow (a byte ≥ 0x80 or U+FFFD): hashed as a query hashes its UTF-16BE.
+            return canonicalBytes(key).withUnsafeBytes { BinaryKeyHash.bytes($0.baseAddress, $0.count, seed ^ BinaryKeyHash.wideTag) }
+        }
         if !key.wide { return BinaryKeyHash.bytes(base + key.start, key.count, seed) }
         if key.narrow { return BinaryKeyHash.lowBytes(base + key.start, key.count, seed) }
         return BinaryKeyHash.bytes(base + key.start, 2 * key.count, seed ^ BinaryKeyHash.wideTag)
     }
 
-    /// The string of checked key `key` (for an error message).
+    /// The string of checked key `key`, as the tree reader reads it.
     func string(of key: BinaryKey) -> String {
-        if !key.wide { return String(decoding: UnsafeRawBufferPointer(start: base + key.start, count: key.count), as: UTF8.self) }
+        let bytes = UnsafeRawBufferPointer(start: base + key.start, count: key.count)
+        if !key.wide { return key.irregular ? Self.latin1(bytes) : String(decoding: bytes, as: UTF8.self) }
         return String(decoding: (0 ..< key.count).map { unit(key.start, $0) }, as: UTF16.self)
     }
 }

@@ -25,6 +25,8 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     private let trailer: BinaryTrailer
     /// The read options the document was opened with (limits and policies for every call).
     public let options: PlistReadOptions
+    /// `options.duplicateKeys` as applied to binary input.
+    private let duplicateKeys: DuplicateKeyPolicy
     /// The most memory the indexes of large dictionaries may hold together (8 bytes a slot, at most 11 an entry);
     /// past it older indexes are dropped, and a dictionary whose index alone is larger is scanned on every lookup.
     public let lookupIndexMemory: Int
@@ -91,6 +93,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     private init(storage: Storage, options: PlistReadOptions, lookupIndexMemory: Int) throws {
         self.storage = storage
         self.options = options
+        duplicateKeys = options.duplicateKeys.resolved(for: .binary)
         self.lookupIndexMemory = lookupIndexMemory
         trailer = try Self.withBytes(storage) { bytes in
             guard bytes.count <= options.maxInputSize else {
@@ -378,7 +381,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         _ query: BinaryKeyQuery, keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> Int? {
         let refSize = trailer.refSize
-        let policy = options.duplicateKeys
+        let policy = duplicateKeys
         if count > Self.indexedCount { try walk.charge(2 * refSize * count, at: keyRefs) }
         walk.repeats?.removeAll(keepingCapacity: true)
         // Under `.reject` the keys and their hashes are kept (on the stack) to find a repeated one.
@@ -427,7 +430,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let index: BinaryDictionaryIndex
         if let cached = indexes.withLock({ $0.indexes[offset] }) {
             index = cached
-        } else if options.duplicateKeys != .reject,
+        } else if duplicateKeys != .reject,
                   count * MemoryLayout<UInt64>.stride > lookupIndexMemory || indexes.withLock({ $0.scanned.insert(offset).inserted }) {
             // The first lookup in the dictionary (or one whose index would not be kept) is one pass over its keys,
             // the cheapest a single lookup can be; building the index costs about two more, so it waits for a
@@ -464,7 +467,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> BinaryDictionaryIndex {
         let refSize = trailer.refSize
-        let policy = options.duplicateKeys
+        let policy = duplicateKeys
         try walk.charge(2 * refSize * count, at: keyRefs)
         walk.repeats?.removeAll(keepingCapacity: true)
         var elements = [UInt64](repeating: 0, count: count)
@@ -544,7 +547,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             let position = Int(truncatingIfNeeded: element & 0xFFFF_FFFF)
             switch policy {
             case .lastWins: e[same] = element
-            case .firstWins: break
+            case .firstWins, .coreFoundation: break  // `.coreFoundation` reads binary as `.firstWins`
             case .reject: if repeated.map({ position < $0 }) ?? true { repeated = position }
             }
         }

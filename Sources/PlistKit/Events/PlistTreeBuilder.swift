@@ -55,7 +55,7 @@ struct PlistTreeBuilder: PlistEventSink {
     }
 
     init(options: PlistReadOptions, format: PlistFormat) {
-        duplicateKeys = options.duplicateKeys
+        duplicateKeys = options.duplicateKeys.resolved(for: format)
         collapsesUIDDictionaries = Self.collapsesUIDDictionaries(in: format)
         self.format = format
     }

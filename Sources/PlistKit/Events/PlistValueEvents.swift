@@ -28,6 +28,7 @@ func orderedEntries<Order: KeyOrdering>(
     _ order: Order.Type, count: Int, policy: DuplicateKeyPolicy, format: PlistFormat?, offset: (Int) -> Int?,
     key: (Int) -> String
 ) throws -> [(key: Int, value: Int)] {
+    let policy = policy.resolved(for: format)
     var out: [(key: Int, value: Int)] = []
     out.reserveCapacity(count)
     if policy == .reject {

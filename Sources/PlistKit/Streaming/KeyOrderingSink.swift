@@ -28,7 +28,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
         self.entryMemory = entryMemory
         self.entryFanIn = entryFanIn
         self.directory = directory
-        duplicateKeys = readOptions.duplicateKeys
+        duplicateKeys = readOptions.duplicateKeys.resolved(for: format)
         collapsesUIDDictionaries = PlistTreeBuilder.collapsesUIDDictionaries(in: format)
         self.format = format
     }

@@ -157,7 +157,7 @@ public struct PlistTextDocument: Sendable {
 
     func entry(of c: Int, key k: String) -> Int? {
         let all = entries(of: c, key: k)
-        return options.duplicateKeys == .firstWins ? all.first : all.last
+        return options.duplicateKeys.resolved(for: format) == .firstWins ? all.first : all.last
     }
 
     /// The node at `components` (nil when the text has no such value: a path through a `CF$UID` dictionary).

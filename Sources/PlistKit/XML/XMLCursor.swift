@@ -45,6 +45,13 @@ struct XMLCursor {
         return next != 0x21 && next != 0x3F && next != 0x2F
     }
 
+    /// Whether the next byte is `[`: in the SAX2 `internalSubset` callback (after `<!DOCTYPE name` and any external
+    /// identifier and white space), the start of an internal subset.
+    var atInternalSubset: Bool {
+        guard let input = ctxt.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return false }
+        return cur < end && cur.pointee == 0x5B
+    }
+
     /// Whether libxml2 converts the input to UTF-8 itself (its positions are then the reliable ones).
     var isTranscoding: Bool {
         ctxt.pointee.input?.pointee.buf?.pointee.encoder != nil

@@ -34,6 +34,14 @@ final class XMLEventSource {
         return input[i] == 0x3C ? i : offset
     }
 
+    /// libxml2 has read `<!DOCTYPE name` and any external identifier. An internal subset is refused where it starts,
+    /// as Core Foundation refuses one (its parser stops at the `[`): nothing a plist needs is declared there, and
+    /// entity declarations would come from it.
+    func doctypeRead() {
+        guard !failed, cursor.atInternalSubset else { return }
+        fail(.forbiddenConstruct, "an internal DTD subset is not allowed (<!DOCTYPE … [)", offset: cursor.offset, exact: true)
+    }
+
     /// `fail` for an error a sink threw: its offset is the position of the event, its key path relative to the
     /// container the reader is in.
     func fail(sinkError error: any Error) {
@@ -270,20 +278,20 @@ final class XMLEventSource {
             fail(.syntax, "unexpected element <\(String(cString: localname))> inside <\(open.name)>")
             return
         }
-        guard prefix == nil, let t = tag(localname) else {
+        guard prefix == nil, var t = tag(localname) else {
             let name = prefix.map { String(cString: $0) + ":" } ?? ""
             fail(.syntax, "unknown tag <\(name)\(String(cString: localname))>")
             return
         }
         let offset = cursor.offset
-        // Where may this element appear?
+        // Where may this element appear? A <key> where a value belongs is a string, as CF reads it
+        // (`CFPropertyList.c` parses the key tag as a string wherever an object is expected).
         if let parent = frames.last {
             switch parent.tag {
             case .dict:
-                let expectingKey = !parent.hasPendingKey
-                if t == .key {
-                    if !expectingKey { fail(.syntax, "value missing for key inside <dict>"); return }
-                } else if expectingKey {
+                if parent.hasPendingKey {
+                    if t == .key { t = .string }
+                } else if t != .key {
                     fail(.syntax, "found <\(t.name)> inside <dict> where a <key> was expected")
                     return
                 }
@@ -292,13 +300,12 @@ final class XMLEventSource {
                     fail(.rootCount, "<plist> can only include one object; found a second <\(t.name)>")
                     return
                 }
-                if t == .key { fail(.syntax, "<key> outside <dict>"); return }
+                if t == .key { t = .string }
             default:
-                if t == .key { fail(.syntax, "<key> outside <dict>"); return }
+                if t == .key { t = .string }
             }
         } else if t == .key {
-            fail(.syntax, "<key> outside <dict>")
-            return
+            t = .string
         }
         do {
             switch t {

@@ -7,9 +7,9 @@ internal import CLibXML2
 /// builds tree nodes we never use.
 ///
 /// Safety: nothing is loaded from the network or from an external DTD (`XML_PARSE_NONET`, no DTD loading, no entity
-/// substitution, no external-subset or entity-resolution callbacks); any entity declaration (internal or external,
-/// general or parameter) stops the parse with `.forbiddenConstruct`, which defeats "billion laughs" and XXE. The
-/// standard Apple DOCTYPE (an external identifier only) is accepted and ignored. Diagnostics go to a structured
+/// substitution, no external-subset or entity-resolution callbacks); an internal DTD subset stops the parse with
+/// `.forbiddenConstruct` where it starts, as CF stops there, which defeats "billion laughs" and XXE before any
+/// declaration is read. The standard Apple DOCTYPE (an external identifier only) is accepted and ignored. Diagnostics go to a structured
 /// handler per parser context (and, for encoding conversions, the calling thread's), never to stderr.
 ///
 /// Where Core Foundation's hand-written parser departs from XML, this reader follows the XML specification, as
@@ -20,8 +20,8 @@ internal import CLibXML2
 /// - `<data/>` is empty data, like `<data></data>` (CF rejects only the first spelling);
 /// - comments and processing instructions may appear inside text (CF rejects them there);
 ///
-/// It is stricter than CF in one more place: `<key>` outside a dictionary is an error (CF reads it as a string).
-/// And it is more lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
+/// With CF (and against plistlib and libplist) it reads `<key>` where a value belongs as a string. And it is more
+/// lenient than XML (and Python) in one, with CF and libplist: raw control characters inside text,
 /// which CF writes unescaped, are read, and CR and CR LF in text are kept as CF keeps them instead of becoming LF
 /// (`XMLReaderControlCharacters`) — in every encoding, since documents in UTF-16/32 and in legacy encodings are
 /// converted to UTF-8 first (`XMLReaderInputEncoding`, `XMLReaderLegacyEncoding`). With CF, plistlib and libplist it
@@ -196,7 +196,8 @@ enum XMLReader {
     /// Bytes handed to libxml2 per `xmlParseChunk` call.
     private static let chunkSize = 256 << 10
 
-    /// The SAX2 callbacks. Only element, text and error events are handled; entity declarations are refused.
+    /// The SAX2 callbacks. Only element, text and error events are handled; an internal DTD subset is refused (and
+    /// entity declarations, should one be reached).
     private static func installHandlers(_ ctxt: xmlParserCtxtPtr) {
         guard let sax = ctxt.pointee.sax else { return }
         var h = xmlSAXHandler()
@@ -215,6 +216,10 @@ enum XMLReader {
         }
         h.ignorableWhitespace = h.characters
         h.cdataBlock = h.characters
+        h.internalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            withReceiver(ctx) { $0.doctypeRead() }
+        }
         h.entityDecl = { ctx, name, _, _, _, _ in
             guard let ctx else { return }
             let n = name.map { String(cString: $0) } ?? "?"

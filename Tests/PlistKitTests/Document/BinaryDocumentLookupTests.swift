@@ -31,6 +31,7 @@ import TestSupport
 
         /// The tree value under `policy` (nil under `.reject` when a key repeats).
         func value(_ policy: DuplicateKeyPolicy) -> PlistValue? {
+            let policy = policy == .coreFoundation ? .firstWins : policy  // as CF's binary reader
             switch self {
             case .integer(let n): return .integer(PlistInteger(Int64(n)))
             case .string(let s): return .string(s)
@@ -54,6 +55,7 @@ import TestSupport
 
         /// The node at `path` under `policy`: `.success(nil)` for no value, `.failure` for a repeated key on the way.
         func lookUp(_ path: ArraySlice<String>, _ policy: DuplicateKeyPolicy) -> Result<Node?, Repeated> {
+            let policy = policy == .coreFoundation ? .firstWins : policy  // as CF's binary reader
             guard let first = path.first else { return .success(self) }
             switch self {
             case .integer, .string: return .success(nil)
@@ -144,7 +146,7 @@ import TestSupport
         return fixture.bytes
     }
 
-    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
+    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject, .coreFoundation])
     func randomDocumentsWithRepeatedKeysAnswerAsTheModelAndTheTree(_ policy: DuplicateKeyPolicy) throws {
         var options = PlistReadOptions()
         options.duplicateKeys = policy
@@ -190,7 +192,7 @@ import TestSupport
     /// A dictionary of 20,000 entries (its index sorted in several passes) whose keys repeat, some spelled once in
     /// ASCII and once in UTF-16: every key, and some missing ones, answer as the tree — or, under `.reject`, fail
     /// with the tree's error.
-    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
+    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject, .coreFoundation])
     func aHugeDictionaryWithRepeatedKeys(_ policy: DuplicateKeyPolicy) throws {
         var rng = SeededGenerator(seed: 20_000)
         var entries: [(key: String, wide: Bool, value: Node)] = []
@@ -279,7 +281,7 @@ import TestSupport
 
     /// A large dictionary whose keys are one string object: the same key 200 times (under `.reject` an error),
     /// however long that key is, costs one check of it.
-    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
+    @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject, .coreFoundation])
     func manyEntriesNamingOneLongKeyObject(_ policy: DuplicateKeyPolicy) throws {
         let long = String(repeating: "x", count: 60_000)
         var objects: [[UInt8]] = [[], F.ascii(long)]
@@ -347,8 +349,7 @@ import TestSupport
         }
         let cases: [(String, [UInt8], PlistError.Kind)] = [
             ("integer key", document(badKey: F.int(3)), .nonStringKey),
-            ("byte 0xFF in an ASCII key", document(badKey: [0x52, 0x61, 0xFF]), .encoding),
-            ("lone surrogate", document(badKey: F.utf16([0x61, 0xD800])), .encoding),
+            ("a key past the object area", document(badKey: [0x5F, 0x10, 0xFF]), .truncated),
             ("the dictionary as its own key", document(badKey: nil, selfKey: true), .cycle),
         ]
         for (label, bytes, kind) in cases {
@@ -365,6 +366,48 @@ import TestSupport
         #expect(try good.value(at: KeyPath(components: ["key \(count - 1)"])) == 7)
         #expect(try good.value(at: KeyPath(components: ["key \(count - 1)"])) == 7)
         #expect(try good.object(at: "key") == nil)
+    }
+
+    /// Keys the tree reads as CF does — bytes ≥ 0x80 under the ASCII marker (Latin-1), lone surrogates (U+FFFD) —
+    /// answer lookups as the tree, in small and indexed dictionaries, whichever way they are spelled, and repeat
+    /// under the duplicate-key policy where they read the same.
+    @Test(arguments: [3, 100])
+    func irregularKeysAnswerAsTheTree(_ count: Int) throws {
+        var objects: [[UInt8]] = [[]]
+        var keys: [UInt64] = []
+        var values: [UInt64] = []
+        func add(_ object: [UInt8]) -> UInt64 {
+            objects.append(object)
+            return UInt64(objects.count - 1)
+        }
+        for i in 0 ..< count {
+            keys.append(add(F.ascii("key \(i)")))
+            values.append(add(F.int(UInt8(i % 200))))
+        }
+        let irregular: [[UInt8]] = [[0x52, 0x61, 0xFF], F.utf16([0x61, 0xD800]), F.utf16([0x61, 0xFF]), F.utf16([0x61, 0xDC00]),
+                                    [0x53, 0x63, 0x61, 0xE9]]
+        for (j, key) in irregular.enumerated() {
+            keys.append(add(key))
+            values.append(add(F.int(UInt8(200 + j))))
+        }
+        objects[0] = F.dict(keys, values, refSize: 2)
+        let bytes = F(objects, offsetSize: 4, refSize: 2).bytes
+        for policy in [DuplicateKeyPolicy.coreFoundation, .lastWins] {
+            var options = PlistReadOptions()
+            options.duplicateKeys = policy
+            let tree = try #require(try PropertyList.read(bytes, options: options).value.dictionaryValue)
+            #expect(tree["a\u{FF}"] == (policy == .lastWins ? 202 : 200))
+            #expect(tree["a\u{FFFD}"] == (policy == .lastWins ? 203 : 201))
+            #expect(tree["ca\u{E9}"] == 204)
+            let document = try BinaryPlistDocument(bytes, options: options)
+            for _ in 0 ..< 3 {  // later rounds through the index, for the large dictionary
+                for key in ["a\u{FF}", "a\u{FFFD}", "ca\u{E9}", "key 1", "a", "ca\u{E9}x", "a\u{D7FF}"] {
+                    let lazy = try document.object(at: KeyPath(components: [key])).map { try document.value(of: $0) }
+                    #expect(lazy == tree[key], "\(policy) \(count): \(key)")
+                }
+            }
+            #expect(try document.value() == .dictionary(tree))
+        }
     }
 
     /// Containers nested past `maxDepth` fail a lookup that reaches them, as they fail the tree reader.

@@ -192,12 +192,22 @@ enum XMLReaderTesting {
         #expect(try T.read(T.plist("<integer>1<!-- c -->2</integer>")) == 12)
     }
 
-    /// CF reads `<key>` outside a dictionary as a string; it is a grammar error here (reference: brief rule).
-    @Test func keyOutsideDictionary() throws {
-        let doc = "<plist>\n  <key>k</key>\n</plist>"
-        let e = try #require(T.error(doc))
-        #expect(e.kind == .syntax)
-        #expect(e.line == 2 && e.column == 3, "\(e)")
+    /// `<key>` where a value belongs (the root, an array element, a dictionary's value) is a string, as CF reads it
+    /// (Foundation, which runs CF's parser, is the oracle); where a key belongs it is still a key.
+    @Test func keyWhereAValueBelongsIsAString() throws {
+        let docs: [(String, PlistValue)] = [
+            ("<plist>\n  <key>k</key>\n</plist>", "k"),
+            ("<plist><array><key>k</key><key/><string>s</string></array></plist>", ["k", "", "s"]),
+            ("<plist><dict><key>a</key><key>b</key><key>c</key><array><key>d</key></array></dict></plist>",
+             ["a": "b", "c": ["d"]]),
+        ]
+        for (doc, expected) in docs {
+            #expect(try T.read(doc) == expected, "\(doc)")
+            #expect(T.foundation(doc) == expected, "Foundation reads \(doc) as \(String(describing: T.foundation(doc)))")
+        }
+        // A key with no value is still missing one.
+        let e = try #require(T.error("<plist><dict><key>a</key><key>b</key><key>c</key></dict></plist>"))
+        #expect(e.kind == .syntax && e.keyPath == KeyPath("c"), "\(e)")
     }
 
     @Test func keysCompareByExactScalars() throws {
@@ -267,7 +277,8 @@ enum XMLReaderTesting {
     @Test func grammarErrorsNameLineAndColumn() throws {
         let cases: [(String, PlistError.Kind, Int, Int)] = [
             ("<plist>\n<dict>\n  <key>a</key>\n</dict>\n</plist>", .syntax, 4, 1),
-            ("<plist>\n<dict>\n  <key>a</key>\n  <key>b</key><true/>\n</dict>\n</plist>", .syntax, 4, 3),
+            // (`<key>b</key>` is the value of `a`, as CF reads it: `<true/>` stands where a key belongs.)
+            ("<plist>\n<dict>\n  <key>a</key>\n  <key>b</key><true/>\n</dict>\n</plist>", .syntax, 4, 15),
             ("<plist>\n<dict>\n  <string>a</string>\n</dict>\n</plist>", .syntax, 3, 3),
             ("<plist>\n <array>\n  <foo/>\n </array>\n</plist>", .syntax, 3, 3),
             ("<plist>\n <array>\n  text\n </array>\n</plist>", .syntax, 3, 3),
