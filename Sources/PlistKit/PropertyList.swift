@@ -139,7 +139,7 @@ public enum PropertyList {
         case .json: try JSONReader.parse(bytes, pages: pages, into: &sink)
         case .binary: preconditionFailure("binary input has its own reader")
         case .openStep, .gnustep, .strings:
-            let dialect = try OpenStepReader.parse(bytes, format: .openStep, into: &sink)
+            let dialect = try OpenStepReader.parse(bytes, format: .openStep, pages: pages, into: &sink)
             guard options.allowedFormats.contains(dialect) else {
                 throw PlistError(.unsupportedFormat, "\(dialect.displayName) input is not allowed by the read options", format: dialect)
             }

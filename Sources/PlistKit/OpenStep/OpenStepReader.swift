@@ -31,7 +31,7 @@ enum OpenStepReader {
 
     /// Sends the document's events to `sink` and returns its dialect (see `readDetectingFormat`).
     static func parse<Sink: PlistEventSink>(
-        _ bytes: UnsafeRawBufferPointer, format: PlistFormat, into sink: inout Sink
+        _ bytes: UnsafeRawBufferPointer, format: PlistFormat, pages: InputPages? = nil, into sink: inout Sink
     ) throws -> PlistFormat {
         // Only a byte-order mark decides (CF's guess from a leading `{` in UTF-16LE is not copied).
         let wide = WideText.detect(bytes, unmarkedFirst: { _ in false }).flatMap { $0.bomLength > 0 ? $0 : nil }
@@ -47,7 +47,7 @@ enum OpenStepReader {
                 }
             }
             let start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-            return try parseUTF8(bytes, start: start, format: format, into: &sink)
+            return try parseUTF8(bytes, start: start, format: format, pages: pages, into: &sink)
         } catch let error as PlistError {
             if wide == nil, var conflict = MergeConflictMarkers.error(in: bytes, format: format) {
                 conflict.keyPath = error.keyPath
@@ -62,7 +62,7 @@ enum OpenStepReader {
     }
 
     private static func parseUTF8<Sink: PlistEventSink>(
-        _ bytes: UnsafeRawBufferPointer, start: Int, format: PlistFormat, into sink: inout Sink
+        _ bytes: UnsafeRawBufferPointer, start: Int, format: PlistFormat, pages: InputPages? = nil, into sink: inout Sink
     ) throws -> PlistFormat {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > start else {
             try sink.beginDictionary(count: 0, at: start..<start)
@@ -70,6 +70,7 @@ enum OpenStepReader {
             return format == .strings ? .strings : .openStep
         }
         var source = OpenStepEventSource(base: base, count: bytes.count, start: start, format: format, sink: sink)
+        source.pages = pages
         defer { sink = source.sink }
         return try source.parseDocument(asStrings: format == .strings)
     }
@@ -87,6 +88,9 @@ struct OpenStepEventSource<Sink: PlistEventSink> {
     var sink: Sink
     var usedGNUstep = false
     var scratch: [UInt8] = []
+    /// The input's pages, given back behind the reader when `p` is a file mapping's (`InputPages`): nothing below a
+    /// finished element or entry is read again, but for an error's line and column, which faults pages back in.
+    var pages: InputPages?
 
     init(base: UnsafePointer<UInt8>, count: Int, start: Int, format: PlistFormat, sink: Sink) {
         p = base
@@ -252,6 +256,7 @@ struct OpenStepEventSource<Sink: PlistEventSink> {
                 throw e.inside(String(count))
             }
             count += 1
+            passed()
             guard try skipSpace() else { throw error(.truncated, "array starting here is missing its ')'", at: open) }
             let c = p[i]
             if c == 0x2C {
@@ -314,7 +319,13 @@ struct OpenStepEventSource<Sink: PlistEventSink> {
                 throw error(.syntax, "expected '=' or ';' after key \"\(key)\", found \(describeCurrent())")
             }
             i += 1
+            passed()
         }
+    }
+
+    /// An element or entry is complete: the pages before `i` may go.
+    @inline(__always) func passed() {
+        if let pages { pages.passed(UnsafeRawPointer(p + i)) }
     }
 
     // MARK: Strings

@@ -66,9 +66,9 @@ import Testing
         #expect(copy.withUnsafeBytes { Array($0) } == bytes)
     }
 
-    /// A conversion from a mapped file, pages released every page as the XML or JSON reader passes them, gives the bytes
-    /// of a conversion from an array and of the tree path, for each text output.
-    @Test(arguments: [PlistFormat.xml, .json])
+    /// A conversion from a mapped file, pages released every page as the XML, JSON or GNUstep (old-style) reader
+    /// passes them, gives the bytes of a conversion from an array and of the tree path, for each text output.
+    @Test(arguments: [PlistFormat.xml, .json, .gnustep])
     func convertingAMappedFileGivesTheSameBytes(_ input: PlistFormat) throws {
         let (path, bytes) = try Self.xmlFile(tracks: input == .xml ? 7_000 : 11_000, format: input)
         defer { unlink(path) }
