@@ -52,6 +52,26 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["broken.plist"], "no output file made")
     }
 
+    /// `-p` of a file past 8 MiB prints as it is read, without its tree: byte for byte what Apple's tool prints, in
+    /// XML and binary (ASCII keys, where the key orders agree exactly).
+    @Test(.enabled(if: ToolRunner.apple != nil, ToolRunner.appleMissing), arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
+    func printingALargeFileIsApplesText(_ format: PropertyListSerialization.PropertyListFormat) throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("library.plist")
+        let library = NSDictionary(dictionary: Dictionary(uniqueKeysWithValues: (0..<90_000).map {
+            ("\($0)", ["Name": "Track \($0) of the library", "Size": $0 * 7, "Played": $0 % 2 == 0, "Ratio": 0.5 + Double($0)] as NSDictionary)
+        }))
+        try PropertyListSerialization.data(fromPropertyList: library, format: format, options: 0).write(to: input)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int)
+        #expect(format == .binary || size > 8 << 20, "\(size) bytes: past the streaming threshold")
+        let ours = try ToolRunner.runOurs(["-p", input.path])
+        let apple = try ToolRunner.runApple(["-p", input.path])
+        #expect(ours.status == 0 && apple.status == 0, "\(ours.stderr) / \(apple.stderr)")
+        #expect(ours.stdout.count > 8 << 20)
+        #expect(ours.stdout == apple.stdout)
+    }
+
     @Test func aScalarHasNoJSONFormAsApplesToolSays() throws {
         let dir = try ToolRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

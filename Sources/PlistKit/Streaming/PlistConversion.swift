@@ -159,7 +159,7 @@ extension PropertyList {
 
     /// Streams `input` into `writer` with dictionaries in `Order` (when `sorted`) or in document order, and finishes
     /// the output.
-    private static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
+    static func stream<Writer: StreamingWriterSink, Order: KeyOrdering>(
         _ input: UnsafeRawBufferPointer, detected: PlistFormat, spill: Spill, sharingAllowance: Int,
         sortedBy order: Order.Type, if sorted: Bool,
         readOptions: PlistReadOptions, into writer: inout Writer

@@ -40,13 +40,21 @@ public enum PlistDescription {
                 appendHumanReadable(element, indent: indent + 2, to: &out)
             }
             out += String(repeating: " ", count: indent - 2) + "]\n"
-        case .string(let s): out += "\"" + s + "\"\n"
-        case .integer(let i): out += i.description + "\n"
-        case .real(let r): out += realDescription(r) + "\n"
-        case .bool(let b): out += (b ? "true" : "false") + "\n"
-        case .date(let d): out += dateDescription(d) + "\n"
-        case .data(let d): out += dataDescription(d) + "\n"
-        case .uid(let u): out += "<CFKeyedArchiverUID>{value = \(u.value)}\n"
+        default: out += scalarLine(value)
+        }
+    }
+
+    /// A scalar's line in `humanReadable` (a container gives an empty string).
+    static func scalarLine(_ value: PlistValue) -> String {
+        switch value {
+        case .string(let s): return "\"" + s + "\"\n"
+        case .integer(let i): return i.description + "\n"
+        case .real(let r): return realDescription(r) + "\n"
+        case .bool(let b): return (b ? "true" : "false") + "\n"
+        case .date(let d): return dateDescription(d) + "\n"
+        case .data(let d): return dataDescription(d) + "\n"
+        case .uid(let u): return "<CFKeyedArchiverUID>{value = \(u.value)}\n"
+        case .array, .dictionary: return ""
         }
     }
 

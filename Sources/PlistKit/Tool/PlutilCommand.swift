@@ -88,7 +88,9 @@ struct PlutilRunner {
             _ = try read(path)
             if !invocation.silent { try standardOutput("\(path == "-" ? "<stdin>" : path): OK\n") }
         case .print:
-            try standardOutput(humanReadable(try read(path).value, shownAs: path == "-" ? "<stdin>" : path))
+            let input = try map(path)
+            if try printStreaming(input) { return }
+            try standardOutput(humanReadable(try read(path: path, input: input), shownAs: path == "-" ? "<stdin>" : path))
         case .convert(.xcode):
             try convertToXcode(path)
         case .convert(.plist(let format)) where format != .binary:
@@ -234,6 +236,21 @@ struct PlutilRunner {
             try body()
         } catch let error as PlistError {
             throw FileFailure(error.message)
+        }
+    }
+
+    /// `-p` of a large input that is no keyed archive: printed as it is read, without its tree
+    /// (`PropertyList.describeStreaming`; an error found late leaves what was printed before it). False, with
+    /// nothing printed, when the input is to be printed from its tree.
+    private func printStreaming(_ input: MappedInput) throws -> Bool {
+        do {
+            return try PropertyList.describeStreaming(input) { chunk in
+                try PlutilFiles(io: io).writeStandardOutput(Array(chunk))
+            } != nil
+        } catch let error as PlistError {
+            throw FileFailure("(\(error))")
+        } catch let failure as PlutilFiles.Failure {
+            throw FileFailure("(\(failure.message))")
         }
     }
 
