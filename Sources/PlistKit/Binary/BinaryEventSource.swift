@@ -26,7 +26,13 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     /// again), 1 + the sink's token for it once remembered, or — for a string met as a dictionary key — `firstKey`
     /// minus its position in `keyTable`. Key objects with the same scalars share a position, so each is decoded and
     /// hashed once per document, a key costs two loads, and duplicate detection compares integers.
-    private let slots: UnsafeMutablePointer<Int32>
+    ///
+    /// Four bytes an object for a sink that remembers subtrees (its tokens need them); one byte for one that does not
+    /// (`Sink.remembersSubtrees` false: a writer), with the positions of the key objects met twice kept aside in
+    /// `internedKeys`. A 512 MiB library's 22 million objects then take 22 MB instead of 89.
+    private let wideSlots: UnsafeMutablePointer<Int32>
+    private let narrowSlots: UnsafeMutablePointer<Int8>
+    private var internedKeys: [Int32: Int32] = [:]
     var sink: Sink
     /// Whether the span of the object being decoded is charged to `budget`.
     private var chargesBudget = true
@@ -38,6 +44,9 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     private var offsetMemo: [Int: Int] = [:]
     /// See `Outcome.skippedMergedValues`.
     private var skippedMergedValues = false
+    /// For a writer's key order: where a dictionary's entries go once they take more than `entryMemory` (sorted
+    /// runs on disk, `EntryRuns`); nil keeps every dictionary's keys in memory.
+    private let spill: PropertyList.Spill?
     private var keyCache = BinaryKeyCache()
     /// The distinct keys of the document, and per key the serial of the last dictionary that used it.
     private var keyTable = MoveStack<String>(capacity: 64)
@@ -71,7 +80,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     @discardableResult
     static func run(
         _ bytes: UnsafeRawBufferPointer, trailer: BinaryTrailer, options: PlistReadOptions, byOffset: Bool,
-        from top: Int? = nil, budget: Int? = nil, into sink: inout Sink
+        from top: Int? = nil, budget: Int? = nil, spill: PropertyList.Spill? = nil, into sink: inout Sink
     ) throws -> Outcome {
         guard let base = bytes.baseAddress else {
             throw BinaryTrailer.error(.truncated, "empty input", at: 0)
@@ -82,13 +91,12 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 9) objects", at: bytes.count - 24)
         }
         // Zero-filled (`notStarted`) and paid for by the pages a reading touches: a subtree costs its own objects.
-        let table = BinaryObjectSlots(count: count)
+        let table = BinaryObjectSlots(count: count, bytesPerSlot: Sink.remembersSubtrees ? 4 : 1)
         defer { table.release() }
-        let slots = table.pointer
         var source = BinaryEventSource(
             table: BinaryObjectTable(base: base, trailer: trailer, strictDates: options.strictDates),
-            slots: slots, sink: sink, budget: budget ?? treeBudget(trailer), byOffset: byOffset,
-            duplicateKeys: options.duplicateKeys.resolved(for: .binary))
+            slots: table, sink: sink, budget: budget ?? treeBudget(trailer), byOffset: byOffset,
+            duplicateKeys: options.duplicateKeys.resolved(for: .binary), spill: spill)
         defer {
             source.keyPositions.release()
             source.keyStrings.release()
@@ -104,12 +112,14 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     static func treeBudget(_ trailer: BinaryTrailer) -> Int { 4 * trailer.offsetTableOffset }
 
     private init(
-        table: BinaryObjectTable, slots: UnsafeMutablePointer<Int32>, sink: Sink, budget: Int, byOffset: Bool,
-        duplicateKeys: DuplicateKeyPolicy
+        table: BinaryObjectTable, slots: BinaryObjectSlots, sink: Sink, budget: Int, byOffset: Bool,
+        duplicateKeys: DuplicateKeyPolicy, spill: PropertyList.Spill?
     ) {
         self.table = table
+        self.spill = spill
         self.duplicateKeys = duplicateKeys
-        self.slots = slots
+        wideSlots = slots.raw.assumingMemoryBound(to: Int32.self)
+        narrowSlots = slots.raw.assumingMemoryBound(to: Int8.self)
         self.sink = sink
         self.budget = budget
         self.byOffset = byOffset
@@ -117,6 +127,28 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         // on the shared harness's config-S file: 10% of a parse). Not a large one's: reserving 1,024 keys made
         // config-M 30% slower (measured, cause not found), so it grows from the smallest table.
         keyIntern = PlistKeyIndex(reservingCapacityFor: table.trailer.objectCount <= 4096 ? table.trailer.objectCount : 0)
+    }
+
+    // MARK: Slots
+
+    @inline(__always) private func slot(_ index: Int) -> Int32 {
+        if Sink.remembersSubtrees { return wideSlots[index] }
+        let state = Int32(narrowSlots[index])
+        guard state == Self.firstKey else { return state }
+        return internedKeys[Int32(truncatingIfNeeded: index)] ?? Self.notStarted
+    }
+
+    @inline(__always) private mutating func setSlot(_ index: Int, _ value: Int32) {
+        if Sink.remembersSubtrees {
+            wideSlots[index] = value
+        } else if value <= Self.firstKey {
+            narrowSlots[index] = Int8(truncatingIfNeeded: Self.firstKey)
+            internedKeys[Int32(truncatingIfNeeded: index)] = value
+        } else {
+            // Such a sink never gives a token: the states left fit in a byte.
+            precondition(value >= Self.decodedOnce, "a sink that remembers no subtree returned a token")
+            narrowSlots[index] = Int8(truncatingIfNeeded: value)
+        }
     }
 
     // MARK: Objects
@@ -144,7 +176,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             }
             return try sink.value(try table.fixedSizeScalar(at: offset), at: range(offset))
         }
-        let slot = slots[index]
+        let slot = slot(index)
         if slot > 0 { return try sink.repeatSubtree(Int(slot) - 1, at: range(offset)) }
         if slot <= Self.firstKey { return try sink.value(.string(keyTable[Int(Self.firstKey - slot)]), at: range(offset)) }
         if slot == Self.inProgress { throw cycleError(index, at: offset) }
@@ -172,12 +204,12 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             if let token { offsetMemo[offset] = token }
         }
         if slot == Self.notStarted {
-            slots[index] = Self.decodedOnce
+            setSlot(index, Self.decodedOnce)
         } else {
             assert(slot == Self.decodedOnce, "every other slot state returned or threw above")
             // Met a second time: a third is likely, and the sink can stand in for the events from now on (one that
             // cannot gets them again, within the budget).
-            slots[index] = (token ?? sink.rememberSubtree()).map { Int32($0 + 1) } ?? Self.decodedOnce
+            setSlot(index, (token ?? sink.rememberSubtree()).map { Int32($0 + 1) } ?? Self.decodedOnce)
         }
     }
 
@@ -201,7 +233,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         let low = Int(table.base.load(fromByteOffset: offset, as: UInt8.self) & 0x0F)
         let (refs, count) = try table.payload(low, unit: table.trailer.refSize, at: offset)
         try charge(offset, refs + count * table.trailer.refSize)
-        slots[index] = Self.inProgress
+        setSlot(index, Self.inProgress)
         try sink.beginArray(count: count, at: range(offset))
         try values(count, valueRefs: refs, keys: .none)
         try sink.endArray(at: range(offset))
@@ -211,7 +243,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         let low = Int(table.base.load(fromByteOffset: offset, as: UInt8.self) & 0x0F)
         let (keyRefs, count) = try table.payload(low, unit: 2 * table.trailer.refSize, at: offset)
         try charge(offset, keyRefs + 2 * count * table.trailer.refSize)
-        slots[index] = Self.inProgress
+        setSlot(index, Self.inProgress)
         let refSize = table.trailer.refSize
         let valueRefs = keyRefs + count * refSize
         if Order.mergesDuplicates { return try orderedDictionary(count, keyRefs: keyRefs, valueRefs: valueRefs, at: offset) }
@@ -302,6 +334,10 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
 
     /// A dictionary for a writer: its keys read and put in `Order`, one entry per key, then the entries in that order.
     private mutating func orderedDictionary(_ count: Int, keyRefs: Int, valueRefs: Int, at offset: Int) throws {
+        // (An entry takes at least 40 bytes to order in memory: only a dictionary this large can pass the bound.)
+        if Order.sorts, let spill, count * 40 > spill.entryMemory {
+            return try spilledDictionary(count, keyRefs: keyRefs, valueRefs: valueRefs, at: offset, spill)
+        }
         let refSize = table.trailer.refSize
         let keyStart = keyStrings.count
         for i in 0..<count { keyStrings.append(try keyString(try table.reference(at: keyRefs + i * refSize))) }
@@ -326,6 +362,42 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         try sink.endDictionary(at: range(offset))
     }
 
+    /// `orderedDictionary` of a dictionary whose entries may not fit `spill.entryMemory`: its keys (with their value
+    /// positions) collected in runs that are sorted on disk past the bound and merged (`EntryRuns`, as text input's
+    /// large dictionaries are), so its size costs no memory. The same entries, order and errors.
+    @inline(never) private mutating func spilledDictionary(
+        _ count: Int, keyRefs: Int, valueRefs: Int, at offset: Int, _ spill: PropertyList.Spill
+    ) throws {
+        let refSize = table.trailer.refSize
+        let runs = EntryRuns<Order>(fanIn: spill.entryFanIn, directory: spill.directory)
+        var entries: [LoggedEntry] = []
+        var bytes = 0
+        for i in 0..<count {
+            let keyRef = try table.reference(at: keyRefs + i * refSize)
+            let key = try keyString(keyRef)
+            bytes += EntryRuns<Order>.footprint(of: key)
+            entries.append(LoggedEntry(key: key, value: i, offset: try table.objectOffset(keyRef), index: i))
+            if bytes > spill.entryMemory {
+                try runs.writeRun(&entries)
+                bytes = 0
+            }
+        }
+        try runs.writeRun(&entries)
+        try runs.rejectRepeatedKey(policy: duplicateKeys, format: .binary)
+        try sink.beginDictionary(count: nil, at: range(offset))
+        sink.declareDistinctKeys()
+        let dropped = try runs.forEachKept(policy: duplicateKeys) { entry in
+            do {
+                try sink.key(entry.key, at: range(offset))
+                try object(try table.reference(at: valueRefs + entry.value * refSize))
+            } catch let e as PlistError {
+                throw e.inside(entry.key)
+            }
+        }
+        if dropped { skippedMergedValues = true }
+        try sink.endDictionary(at: range(offset))
+    }
+
     /// Reads a dictionary's `count` keys onto `keyStrings` (large) or `keyPositions`, before any value, as CF reads
     /// them: a key that is not a string fails first. Returns whether the keys are known to be distinct. Out of line,
     /// so the loop over the values stays small enough for `object` to be inlined into it.
@@ -344,7 +416,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         let table = table
         for i in 0..<count {
             let keyRef = try table.reference(at: keyRefs + i * refSize)
-            let slot = slots[keyRef]
+            let slot = slot(keyRef)
             let position = slot <= Self.firstKey ? Int(Self.firstKey - slot) : try internKey(keyRef)
             keyPositions.append(Int32(position))
             if keyStamps[position] == dictionarySerial {
@@ -382,7 +454,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
             keyIntern.appended(keyColumn, hash: h)
             position = keyTable.count - 1
         }
-        slots[ref] = Self.firstKey - Int32(position)
+        setSlot(ref, Self.firstKey - Int32(position))
         return position
     }
 
@@ -394,11 +466,11 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     /// identifiers): decoded once, they are hashed only by the sink, into the dictionary's index; a key met again
     /// goes to the table, so it is not decoded (and charged to the budget) once per use.
     private mutating func keyString(_ ref: Int) throws -> String {
-        let slot = slots[ref]
+        let slot = slot(ref)
         if slot <= Self.firstKey { return keyTable[Int(Self.firstKey - slot)] }
         if slot == Self.notStarted {
             let key = try decodeKey(ref)
-            slots[ref] = Self.decodedOnce
+            setSlot(ref, Self.decodedOnce)
             return key
         }
         // Not `keyTable[try internKey(ref)]`: the subscript's base would be read before `internKey` appends to the
@@ -411,7 +483,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     /// before it is decoded.
     private mutating func decodeKey(_ ref: Int) throws -> String {
         let offset = try table.objectOffset(ref)
-        let slot = slots[ref]
+        let slot = slot(ref)
         if slot == Self.inProgress { throw cycleError(ref, at: offset) }
         let marker = table.base.load(fromByteOffset: offset, as: UInt8.self)
         let kind = marker >> 4

@@ -315,31 +315,40 @@ struct BinaryObjectTable {
 /// kernel as untouched zero pages: a reading that meets a few objects of a huge document (a subtree of a
 /// `BinaryPlistDocument`) pays for the pages it touches, not for a pass over one slot per object of the file.
 struct BinaryObjectSlots {
-    let pointer: UnsafeMutablePointer<Int32>
+    /// `count` slots of `bytesPerSlot` bytes, zeroed.
+    let raw: UnsafeMutableRawPointer
     private let mappedBytes: Int
 
     /// Below this many bytes, the allocator's memory, zeroed, is cheaper than a mapping.
     private static var mappingThreshold: Int { 256 << 10 }
 
-    init(count: Int) {
-        let bytes = count * MemoryLayout<Int32>.stride
+    /// Slots of 4 bytes are bound to `Int32`, of 1 byte to `Int8`.
+    init(count: Int, bytesPerSlot: Int = 4) {
+        precondition(bytesPerSlot == 4 || bytesPerSlot == 1)
+        let slots = max(count, 1)
+        let bytes = slots * bytesPerSlot
         if bytes >= Self.mappingThreshold,
            let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), address != MAP_FAILED {
-            pointer = address.bindMemory(to: Int32.self, capacity: count)
+            raw = address
             mappedBytes = bytes
+            if bytesPerSlot == 4 { _ = raw.bindMemory(to: Int32.self, capacity: slots) } else { _ = raw.bindMemory(to: Int8.self, capacity: slots) }
         } else {
-            pointer = UnsafeMutablePointer<Int32>.allocate(capacity: max(count, 1))
-            pointer.initialize(repeating: 0, count: count)
+            raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4)
             mappedBytes = 0
+            if bytesPerSlot == 4 {
+                _ = raw.initializeMemory(as: Int32.self, repeating: 0, count: slots)
+            } else {
+                _ = raw.initializeMemory(as: Int8.self, repeating: 0, count: slots)
+            }
         }
     }
 
     /// Frees the slots (once).
     func release() {
         if mappedBytes > 0 {
-            _ = munmap(UnsafeMutableRawPointer(pointer), mappedBytes)
+            _ = munmap(raw, mappedBytes)
         } else {
-            pointer.deallocate()
+            raw.deallocate()
         }
     }
 }

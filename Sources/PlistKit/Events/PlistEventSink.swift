@@ -39,6 +39,9 @@ public protocol PlistEventSink {
     /// places): a token for `repeatSubtree`, or nil when the sink cannot stand in the value by itself (the source
     /// then sends its events again next time).
     mutating func rememberSubtree() -> Int?
+    /// Whether `rememberSubtree` can return a token (true by default). A sink whose `rememberSubtree` never does (a
+    /// writer) may say false: a binary reading then keeps one byte of state per object instead of four.
+    static var remembersSubtrees: Bool { get }
     /// The value remembered as `token`, again, in place of its events.
     mutating func repeatSubtree(_ token: Int, at range: Range<Int>) throws
     /// Called right after `endDictionary`: remember that dictionary's keys under `slot` (0 ..< 256), replacing what
@@ -61,6 +64,7 @@ public protocol PlistEventSink {
 extension PlistEventSink {
     public static var wantsExactRanges: Bool { false }
     public mutating func rememberSubtree() -> Int? { nil }
+    public static var remembersSubtrees: Bool { true }
     public mutating func repeatSubtree(_ token: Int, at range: Range<Int>) throws {
         preconditionFailure("repeatSubtree is only called with a token rememberSubtree returned")
     }

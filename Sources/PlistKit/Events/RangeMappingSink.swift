@@ -7,6 +7,7 @@ struct RangeMappingSink<Inner: PlistEventSink>: PlistEventSink {
     let map: OffsetMap
 
     static var wantsExactRanges: Bool { Inner.wantsExactRanges }
+    static var remembersSubtrees: Bool { Inner.remembersSubtrees }
 
     private func mapped(_ range: Range<Int>) -> Range<Int> {
         let start = map.original(range.lowerBound)

@@ -90,6 +90,7 @@ struct LimitingSink<Inner: PlistEventSink>: PlistEventSink {
     }
 
     static var wantsExactRanges: Bool { Inner.wantsExactRanges }
+    static var remembersSubtrees: Bool { Inner.remembersSubtrees }
 
     @inline(__always)
     mutating func beginArray(count: Int?, at range: Range<Int>) throws {

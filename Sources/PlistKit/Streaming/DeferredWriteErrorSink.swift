@@ -12,6 +12,8 @@ struct DeferredWriteErrorSink<Writer: PlistEventSink>: PlistEventSink {
     init(_ writer: Writer) { self.writer = writer }
 
     static var wantsExactRanges: Bool { Writer.wantsExactRanges }
+    /// A writer is sent a shared subtree again each time (`rememberSubtree` is not passed on).
+    static var remembersSubtrees: Bool { false }
 
     private var currentPath: [String] {
         path.map { $0.key ?? String($0.index) }

@@ -88,6 +88,7 @@ struct DescriptionWriterSink: StreamingWriterSink {
 /// string `$archiver` and an `$objects`), from the reader's events alone. (It lets the reader run to the end: a
 /// reader may word a sink's error as its own.)
 struct KeyedArchiveSniffer: PlistEventSink {
+    static var remembersSubtrees: Bool { false }
     private var depth = 0
     private var lastKey: String?
     private var rootIsDictionary = false

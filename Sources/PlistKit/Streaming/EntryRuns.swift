@@ -60,6 +60,51 @@ final class EntryRuns<Order: KeyOrdering> {
         entries.removeAll(keepingCapacity: true)
     }
 
+    /// Under `.reject`, the error for the key refused, as the tree refuses it: the first repeated in document order
+    /// (of each group of equal keys, adjacent in the merge and in document order, the second; the least of those).
+    /// Nothing under the other policies.
+    func rejectRepeatedKey(policy: DuplicateKeyPolicy, format: PlistFormat?) throws {
+        guard policy == .reject else { return }
+        var merge = try merged()
+        var previous: LoggedEntry? = nil
+        var groupRepeats = false
+        var firstRepeat: LoggedEntry? = nil
+        while let e = try merge.next() {
+            if let p = previous, exactKeyBytesEqual(p.key, e.key) {
+                if !groupRepeats, firstRepeat.map({ e.index < $0.index }) ?? true { firstRepeat = e }
+                groupRepeats = true
+            } else {
+                groupRepeats = false
+            }
+            previous = e
+        }
+        if let r = firstRepeat { _ = try policy.keepsLater(r.key, at: r.offset, format: format) }
+    }
+
+    /// Calls `body` with one entry per key, in order: of equal keys the first's key and the value the policy keeps
+    /// (`policy` as resolved for the format, not `.reject`: see `rejectRepeatedKey`). Returns whether a value was
+    /// dropped.
+    @discardableResult
+    func forEachKept(policy: DuplicateKeyPolicy, _ body: (LoggedEntry) throws -> Void) throws -> Bool {
+        var merge = try merged()
+        var pending: LoggedEntry? = nil
+        var dropped = false
+        while let e = try merge.next() {
+            if var p = pending, exactKeyBytesEqual(p.key, e.key) {
+                dropped = true
+                if try policy.keepsLater(e.key, at: nil, format: nil) {
+                    p.value = e.value
+                    pending = p
+                }
+                continue
+            }
+            if let p = pending { try body(p) }
+            pending = e
+        }
+        if let p = pending { try body(p) }
+        return dropped
+    }
+
     /// All entries, merged, in order. The first call merges in passes until at most `fanIn` runs are left.
     func merged() throws -> Merge {
         while runs.count > fanIn {

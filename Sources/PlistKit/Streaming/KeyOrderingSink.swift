@@ -156,40 +156,10 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
                 }
             }
         }
-        if duplicateKeys == .reject {
-            // The key refused is the first repeated in document order: of each run of equal keys (in document
-            // order in the merge), the second; the least of those.
-            var merge = try runs.merged()
-            var previous: LoggedEntry? = nil
-            var groupRepeats = false
-            var firstRepeat: LoggedEntry? = nil
-            while let e = try merge.next() {
-                if let p = previous, exactKeyBytesEqual(p.key, e.key) {
-                    if !groupRepeats, firstRepeat.map({ e.index < $0.index }) ?? true { firstRepeat = e }
-                    groupRepeats = true
-                } else {
-                    groupRepeats = false
-                }
-                previous = e
-            }
-            if let r = firstRepeat { _ = try duplicateKeys.keepsLater(r.key, at: r.offset, format: format) }
-        }
+        try runs.rejectRepeatedKey(policy: duplicateKeys, format: format)
         try downstream.beginDictionary(count: nil, at: Self.here)
         downstream.declareDistinctKeys()
-        var merge = try runs.merged()
-        var pending: LoggedEntry? = nil
-        while let e = try merge.next() {
-            if var p = pending, exactKeyBytesEqual(p.key, e.key) {
-                if try duplicateKeys.keepsLater(e.key, at: nil, format: nil) {
-                    p.value = e.value
-                    pending = p
-                }
-                continue
-            }
-            if let p = pending { try replayEntry(p.key, value: p.value, &reader) }
-            pending = e
-        }
-        if let p = pending { try replayEntry(p.key, value: p.value, &reader) }
+        try runs.forEachKept(policy: duplicateKeys) { try replayEntry($0.key, value: $0.value, &reader) }
         try downstream.endDictionary(at: Self.here)
     }
 

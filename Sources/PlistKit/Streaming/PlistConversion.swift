@@ -197,7 +197,7 @@ extension PropertyList {
             let streamBudget = treeBudget + sharingAllowance
             do {
                 let outcome = try BinaryEventSource<_, Order>.run(input, trailer: trailer, options: readOptions, byOffset: false,
-                                                                  budget: streamBudget, into: &limited)
+                                                                  budget: streamBudget, spill: spill, into: &limited)
                 // The tree remembers shared subtrees and spends no more than the stream: within its budget the
                 // tree reader accepts the file too. Past it, it decides (aliases and overlaps), as `read` would; and
                 // it decides when a merged repeated key left a value undecoded.

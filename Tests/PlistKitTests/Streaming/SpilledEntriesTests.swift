@@ -122,6 +122,40 @@ import TestSupport
         }
     }
 
+    /// Binary input: a dictionary's keys, read first, go to the same runs past the bound; the stream still gives the
+    /// tree's bytes and errors, under every policy, repeated keys (separate key objects and one object twice) in
+    /// different runs among them.
+    @Test(arguments: [DuplicateKeyPolicy.coreFoundation, .lastWins, .firstWins, .reject])
+    func binaryDictionariesSpillAsTextOnesDo(_ policy: DuplicateKeyPolicy) throws {
+        var read = PlistReadOptions()
+        read.duplicateKeys = policy
+        for seed in 0 ..< 2 {
+            var g = SeededGenerator(seed: 200 + UInt64(seed))
+            let value = try PropertyList.read(Self.document(Self.xmlDictionary(&g, count: 250, repeats: false, depth: 2))).value
+            var unsorted = PlistWriteOptions()
+            unsorted.sortKeys = false
+            Self.expectSameAsTree(try PropertyList.writeBytes(value, format: .binary, options: unsorted), "binary seed \(seed), \(policy)", read: read)
+        }
+        typealias F = BinaryFixture
+        var objects: [[UInt8]] = [[]]
+        var keys: [UInt64] = []
+        var values: [UInt64] = []
+        let shared = UInt64(objects.count)
+        objects.append(F.ascii("shared"))
+        for i in 0 ..< 300 {
+            if i % 97 == 5 {
+                keys.append(shared)
+            } else {
+                keys.append(UInt64(objects.count))
+                objects.append(F.ascii("k\(i % 230)"))
+            }
+            values.append(UInt64(objects.count))
+            objects.append(F.int(UInt8(i % 200)))
+        }
+        objects[0] = F.dict(keys, values, refSize: 2)
+        Self.expectSameAsTree(F(objects, offsetSize: 4, refSize: 2).bytes, "binary repeats, \(policy)", read: read)
+    }
+
     /// The `CF$UID` dictionary (one entry) is a UID when spilled, alone and inside a spilled dictionary.
     @Test func uidDictionariesCollapse() throws {
         let uid = "<dict><key>CF$UID</key><integer>7</integer></dict>"
