@@ -202,6 +202,15 @@ final class EventLog {
             return Array(window[(position - windowStart)..<(position - windowStart + n)])
         }
 
+        /// A string record's text, decoded from the window (one copy, not two).
+        private mutating func string() throws -> String {
+            let n = try length()
+            try ensure(n)
+            defer { position += n }
+            let start = position - windowStart
+            return window.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start ..< start + n]), as: UTF8.self) }
+        }
+
         /// The next record.
         mutating func next() throws -> PlistEvent {
             guard let tag = Tag(rawValue: try byte()) else { throw PlistError(.io, "unknown record in the event log") }
@@ -212,8 +221,8 @@ final class EventLog {
             case .endDictionary: return .endDictionary
             case .key:
                 keyOffset = try length()
-                return .key(String(decoding: try bytes(), as: UTF8.self))
-            case .string: return .value(.string(String(decoding: try bytes(), as: UTF8.self)))
+                return .key(try string())
+            case .string: return .value(.string(try string()))
             case .int64: return .value(.integer(PlistInteger(Int64(bitPattern: try word()))))
             case .uint64: return .value(.integer(PlistInteger(try word())))
             case .real64: return .value(.real(PlistReal(Double(bitPattern: try word()))))
@@ -226,21 +235,25 @@ final class EventLog {
             }
         }
 
-        /// Skips one value (a scalar, or a container with everything in it), after its first record was read as
-        /// `first`.
-        mutating func skipValue(startingWith first: PlistEvent) throws {
-            var depth: Int
-            switch first {
-            case .beginArray, .beginDictionary: depth = 1
-            default: return
-            }
-            while depth > 0 {
-                switch try next() {
+        /// Skips one value (a scalar, or a container with everything in it) whose first record is next, by its
+        /// tags and lengths alone: nothing is decoded (a replay in key order skips each value once before it sends
+        /// it, at every level of nesting).
+        mutating func skipValue() throws {
+            var depth = 0
+            repeat {
+                guard let tag = Tag(rawValue: try byte()) else { throw PlistError(.io, "unknown record in the event log") }
+                switch tag {
                 case .beginArray, .beginDictionary: depth += 1
                 case .endArray, .endDictionary: depth -= 1
-                default: break
+                case .key:
+                    _ = try length()
+                    position += try length()
+                case .string, .data: position += try length()
+                case .int64, .uint64, .real64, .real32, .date, .uid: position += 8
+                case .true, .false: break
                 }
-            }
+            } while depth > 0
+            // (`ensure` reads the next record's bytes wherever `position` now is; past the end is its error.)
         }
     }
 

@@ -113,7 +113,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
             // Taken before the value is skipped: a nested dictionary's keys would overwrite it.
             let keyOffset = reader.keyOffset
             let start = reader.position
-            try reader.skipValue(startingWith: try reader.next())
+            try reader.skipValue()
             if Order.sorts {
                 entryBytes += EntryRuns<Order>.footprint(of: key)
             }
