@@ -90,8 +90,8 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         guard count < Int(Int32.max) - 8 else {
             throw BinaryTrailer.error(.countLimit, "more than \(Int32.max - 9) objects", at: bytes.count - 24)
         }
-        // Zero-filled (`notStarted`) and paid for by the pages a reading touches: a subtree costs its own objects.
-        let table = BinaryObjectSlots(count: count, bytesPerSlot: Sink.remembersSubtrees ? 4 : 1)
+        // Zero-filled (`notStarted`); a subtree's reading pays only for the pages it touches.
+        let table = BinaryObjectSlots(count: count, bytesPerSlot: Sink.remembersSubtrees ? 4 : 1, sparse: top != nil)
         defer { table.release() }
         var source = BinaryEventSource(
             table: BinaryObjectTable(base: base, trailer: trailer, strictDates: options.strictDates),
