@@ -325,7 +325,7 @@ struct JSONEventSource<Sink: PlistEventSink> {
     /// A `String` from UTF-8 bytes, validating them; `offset` is where `bytes` starts in the input (for errors).
     func makeString(_ bytes: UnsafeRawBufferPointer, ascii: Bool, offset: Int, fromEscapes: Bool = false) throws -> String {
         let u = bytes.assumingMemoryBound(to: UInt8.self)
-        if ascii { return String(decoding: u, as: UTF8.self) }
+        if ascii { return String(readerUTF8: bytes) }
         if let s = String(validating: u, as: UTF8.self) { return s }
         // Find the first invalid sequence to report its offset. With escapes decoded, offsets inside the scratch
         // copy no longer match the input, so search the input from the string's start instead.

@@ -334,7 +334,7 @@ struct OpenStepEventSource<Sink: PlistEventSink> {
         let s = i
         i += 1
         while i < n, OpenStepBytes.isUnquoted(p[i]) { i += 1 }
-        return String(decoding: UnsafeBufferPointer(start: p + s, count: i - s), as: UTF8.self)
+        return String(readerUTF8: UnsafeRawBufferPointer(start: p + s, count: i - s))
     }
 
     /// At an opening `"` or `'`.
@@ -349,7 +349,7 @@ struct OpenStepEventSource<Sink: PlistEventSink> {
             if c == quote {
                 let buffer = UnsafeBufferPointer(start: p + s, count: i - s)
                 i += 1
-                if bits < 0x80 { return String(decoding: buffer, as: UTF8.self) }
+                if bits < 0x80 { return String(readerUTF8: UnsafeRawBufferPointer(buffer)) }
                 guard let string = String(validating: buffer, as: UTF8.self) else {
                     throw error(.encoding, "string is not valid UTF-8", at: open)
                 }

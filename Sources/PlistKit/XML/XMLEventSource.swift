@@ -457,7 +457,7 @@ final class XMLEventSource {
     @inline(__always)
     private static func scalarValue(_ t: Tag, _ b: UnsafeRawBufferPointer) throws -> PlistValue {
         switch t {
-        case .string, .key: return .string(String(decoding: b, as: UTF8.self))
+        case .string, .key: return .string(String(readerUTF8: b))
         case .integer: return .integer(try XMLScalarParsing.integer(b))
         case .real: return .real(PlistReal(try XMLScalarParsing.real(b)))
         case .date: return .date(try XMLScalarParsing.date(b))
