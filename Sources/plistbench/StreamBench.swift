@@ -161,9 +161,9 @@ enum StreamBench {
     // MARK: lookup
 
     /// Median times of opening the document; of the first lookup of `keyPath` in a newly opened one (which checks
-    /// every key of each dictionary on the path); of the second (which also indexes the large ones); of the same
-    /// lookup repeated in one document; and of `PropertyList.read` plus the lookup in its tree (the eager path): all from one mapped file,
-    /// in this process. `first_lookup_cold_ms` is the very first lookup, before the process has touched the
+    /// the keys of each dictionary on the path up to the one found); of the second; of the same lookup repeated in
+    /// one document (a large dictionary's index is built once its scans have read eight times its keys); and of
+    /// `PropertyList.read` plus the lookup in its tree (the eager path): all from one mapped file, in this process. `first_lookup_cold_ms` is the very first lookup, before the process has touched the
     /// file's pages on the path.
     static func lookup(_ path: String, _ keyPath: KeyPath, iterations: Int) -> Int32 {
         let mapped: MappedInput
@@ -177,7 +177,7 @@ enum StreamBench {
                 let value = try fresh.value(at: keyPath)
                 withExtendedLifetime(value) { firsts.append(nowNs() - t0) }
             }
-            // The second lookup in one document builds the indexes of the large dictionaries on the path.
+            // The second lookup in one document: another scan (an index is built only after many).
             var seconds: [UInt64] = []
             for _ in 0 ..< max(1, min(iterations, 20)) {
                 let fresh = try BinaryPlistDocument(mapped)

@@ -116,7 +116,7 @@ enum BinaryKeyHash {
     }
 }
 
-/// The entries of one large dictionary sorted by key hash, built on its second lookup so that later ones cost a
+/// The entries of one large dictionary sorted by key hash, built once lookups have scanned it often, so later ones cost a
 /// binary search: each element is the hash's high 32 bits above the entry's position, and of equal keys only the
 /// entry the duplicate-key policy keeps is there. Sorted rather than hashed into a table because building it then
 /// writes memory in order: a table of random slots took a cache miss per entry, 5× the time of the whole scan of
@@ -174,8 +174,8 @@ struct BinaryDictionaryIndex: Sendable {
     }
 }
 
-/// A query key of at most 14 ASCII bytes as the two (overlapping) words `BinaryObjectTable.shortASCIIKey` loads from
-/// a key object of the same length, for the pass over a large dictionary's keys.
+/// A query key of at most 14 ASCII bytes as the two (overlapping) words `BinaryObjectTable.scanShortASCIIKeys` loads
+/// from a key object of the same length, for the pass over a dictionary's keys.
 struct ShortASCIIQuery {
     let count: Int
     let head: UInt64
@@ -224,19 +224,50 @@ extension BinaryObjectTable {
         }
     }
 
-    /// For the commonest key, a short ASCII string (marker 0x5n, n < 15), whether it is `query` — checked as
-    /// `checkedKey` checks it, without building a `BinaryKey`; nil for any other key, or one `checkedKey` must look
-    /// at (it throws the error). Its words are loaded whole: a key object ends inside the object area, which the
-    /// offset table and the 32-byte trailer follow, so eight bytes from its start stay inside the buffer.
-    @inline(__always) func shortASCIIKey(_ ref: Int, equals query: ShortASCIIQuery) throws -> Bool? {
-        let offset = try objectOffset(ref)
-        let marker = self.marker(at: offset)
-        guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
-        let count = Int(marker & 0x0F)
-        guard offset + 1 + count <= objectsEnd else { return nil }
-        let (head, tail) = ShortASCIIQuery.words(base + offset + 1, count)
-        guard (head | tail) & 0x8080_8080_8080_8080 == 0 else { return nil }
-        return count == query.count && head == query.head && tail == query.tail
+    /// From entry `start` of a dictionary whose key references begin at `keyRefs`, the run of keys that are short
+    /// ASCII-marked strings (marker 0x5n, n < 15) inside the object area — keys as `checkedKey` accepts them — each
+    /// compared with `query` as two words. Returns where the run ends (at `count`, or at a key of another kind or a
+    /// bad reference, which the caller takes through `checkedKey` and its errors) and the first entry of the run
+    /// equal to `query` (with `stopAtMatch`, where the scan stops) or the last. A key holding bytes ≥ 0x80 reads as
+    /// Latin-1 and so never equals an ASCII query, and its words differ from the query's: it needs no test of its
+    /// own here. Wrapping arithmetic and no calls: this loop is a large dictionary's first lookup (measured on the
+    /// 551,883 keys of a 92 MB library: 2.9 ms with a call, checked reads and a key-by-key ASCII test per key).
+    func scanShortASCIIKeys(
+        from start: Int, count: Int, keyRefs: Int, query: ShortASCIIQuery, stopAtMatch: Bool
+    ) -> (end: Int, match: Int?) {
+        let refSize = trailer.refSize
+        let offsetSize = trailer.offsetSize
+        let refShift = UInt64(64 &- 8 &* refSize)
+        let offsetShift = UInt64(64 &- 8 &* offsetSize)
+        let objectCount = UInt64(truncatingIfNeeded: trailer.objectCount)
+        let offsets = base + trailer.offsetTableOffset
+        let end = UInt64(truncatingIfNeeded: objectsEnd)
+        let header = UInt64(BinaryTrailer.headerSize)
+        let wanted = UInt8(0x50 | query.count)
+        var match: Int?
+        var i = start
+        // Eight-byte loads stay inside the buffer: key references lie in the object area, offsets in the table,
+        // and both are followed by the 32-byte trailer.
+        var refAt = base + keyRefs + start &* refSize
+        while i < count {
+            let ref = UInt64(bigEndian: refAt.loadUnaligned(as: UInt64.self)) &>> refShift
+            guard ref < objectCount else { break }
+            let offset = UInt64(bigEndian: (offsets + Int(truncatingIfNeeded: ref) &* offsetSize).loadUnaligned(as: UInt64.self)) &>> offsetShift
+            guard offset >= header, offset < end else { break }
+            let object = base + Int(truncatingIfNeeded: offset)
+            let marker = object.load(as: UInt8.self)
+            guard marker & 0xF0 == 0x50, marker != 0x5F, offset &+ 1 &+ UInt64(marker & 0x0F) <= end else { break }
+            if marker == wanted {
+                let (head, tail) = ShortASCIIQuery.words(object + 1, query.count)
+                if head == query.head, tail == query.tail {
+                    match = i
+                    if stopAtMatch { return (i, i) }
+                }
+            }
+            i &+= 1
+            refAt += refSize
+        }
+        return (i, match)
     }
 
     /// Key object `ref` of a dictionary whose keys have all been checked (`checkedKey`).

@@ -7,13 +7,17 @@ import Synchronization
 /// be materialised as a `PlistValue`, or sent as events to a sink.
 ///
 /// Every rule of `PropertyList.read` holds on the objects a call touches: bounds, encodings, non-string keys, the
-/// duplicate-key policy, cycles, nesting depth and the decoding budget — every key of each dictionary on a path is
-/// checked, so a lookup answers what `read` and a lookup in its tree answer, or fails with the same kind of error.
-/// Objects a call does not touch are not checked, so a lookup can succeed in a file that `read` refuses elsewhere.
+/// duplicate-key policy, cycles, nesting depth and the decoding budget. In each dictionary on a path the keys are
+/// checked up to the entry found — all of them for an absent key and under `.lastWins` or `.reject`; under
+/// `.firstWins`, binary's reading of the default `.coreFoundation`, the first equal key ends the search, as it ends
+/// CoreFoundation's own lookup — so a lookup that succeeds answers what a lookup in `read`'s tree answers, and one
+/// that fails fails with the tree reader's kind of error. Objects a call does not touch are not checked, so a
+/// lookup can succeed in a file that `read` refuses elsewhere (a broken key after the one found, say).
 ///
 /// A lookup costs the objects on its path, never the size of the file. A dictionary of more than 64 entries is
-/// indexed by key hash on its second lookup (within `lookupIndexMemory`; under `.reject` on the first), so later
-/// lookups in it cost a binary search; the document may be used from several threads at once.
+/// indexed by key hash once lookups in it have read eight times its keys (within `lookupIndexMemory`; under
+/// `.reject` on the first lookup), so later lookups in it cost a binary search; the document may be used from
+/// several threads at once.
 public final class BinaryPlistDocument: @unchecked Sendable {
     private enum Storage {
         case data(Data)
@@ -36,8 +40,11 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     private struct IndexCache {
         var indexes: [Int: BinaryDictionaryIndex] = [:]
         var bytes = 0
-        /// Large dictionaries looked up in once, by offset (the next lookup builds their index).
-        var scanned: Set<Int> = []
+        /// How many keys the scans of each large dictionary have read, by offset (past `indexAfterPasses` passes'
+        /// worth, the next lookup builds its index).
+        var keysScanned: [Int: Int] = [:]
+        /// Large dictionaries with a key the index could not take (a broken key), always scanned.
+        var unindexable: Set<Int> = []
     }
     /// The indexes built so far, by dictionary offset.
     private let indexes = Mutex(IndexCache())
@@ -166,9 +173,10 @@ public final class BinaryPlistDocument: @unchecked Sendable {
 
     /// The object at `path` (the empty path is the root), or nil when a key is missing, an index is out of range or
     /// not a number, or a scalar is in the way — as `PlistValue[path:]` answers on the tree `read` builds. Each
-    /// dictionary on the path has all its keys checked, and the containers on it are checked for cycles and depth
-    /// as the tree reader checks them; a dictionary of more than 64 entries is indexed on its second lookup (see
-    /// `lookupIndexMemory`), so later lookups in it take a binary search instead of a pass over its keys.
+    /// dictionary on the path has its keys checked up to the one found (see the type's notes), and the containers
+    /// on it are checked for cycles and depth as the tree reader checks them; a dictionary of more than 64 entries
+    /// is indexed once lookups in it have read eight times its keys (see `lookupIndexMemory`), so later lookups in
+    /// it take a binary search instead of a pass over its keys.
     public func object(at path: KeyPath) throws -> Object? {
         try withTable { _, table in
             guard let found = try find(path, in: table) else { return nil }
@@ -248,8 +256,12 @@ public final class BinaryPlistDocument: @unchecked Sendable {
 
     // MARK: Following a key path
 
-    /// Dictionaries of more entries than this are indexed on their second lookup; smaller ones are scanned.
+    /// Dictionaries of more entries than this are indexed once lookups in them have scanned many keys (see
+    /// `indexAfterPasses`); smaller ones are always scanned.
     static var indexedCount: Int { 64 }
+
+    /// A large dictionary is indexed once its scans have read this many times its keys.
+    static var indexAfterPasses: Int { 8 }
 
     /// One lookup's bookkeeping: the containers it is inside (for cycles and depth) and its decoding budget.
     private struct Walk {
@@ -374,36 +386,65 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
-    /// The position of `query`'s entry in a dictionary, by a pass over its keys: each is checked, and the
-    /// duplicate-key policy decides between equal ones (under `.reject`, only for a small dictionary: the search
-    /// for a repeated key is quadratic here).
+    /// The position of `query`'s entry in a dictionary, by a pass over its keys, each checked as the tree reader
+    /// checks it. Under `.firstWins` (binary's reading of `.coreFoundation`) the pass ends at the first equal key,
+    /// as CoreFoundation's `__CFBinaryPlistGetOffsetForValueFromDictionary3` ends it: that entry is the one the tree
+    /// keeps, and the keys after it are not on the lookup's path. Otherwise every key is read: the last equal one
+    /// wins, or (`.reject`, only for a small dictionary: the search for a repeated key is quadratic here) a
+    /// repeated one fails.
     private func scannedEntry(
         _ query: BinaryKeyQuery, keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk
     ) throws -> Int? {
+        var keysRead = 0
+        return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk, keysRead: &keysRead)
+    }
+
+    /// `scannedEntry`, saying in `keysRead` how many keys the pass read.
+    private func scannedEntry(
+        _ query: BinaryKeyQuery, keyRefs: Int, count: Int, inside depth: Int, _ table: BinaryObjectTable, _ walk: inout Walk,
+        keysRead: inout Int
+    ) throws -> Int? {
         let refSize = trailer.refSize
         let policy = duplicateKeys
+        let stopsAtMatch = policy == .firstWins
         if count > Self.indexedCount { try walk.charge(2 * refSize * count, at: keyRefs) }
         walk.repeats?.removeAll(keepingCapacity: true)
         // Under `.reject` the keys and their hashes are kept (on the stack) to find a repeated one.
         return try withUnsafeTemporaryAllocation(of: (BinaryKey, UInt64).self, capacity: policy == .reject ? count : 0) { keys in
             var found: Int?
             var repeated: Int?
-            // Short ASCII keys (record identifiers, nearly every key of a large dictionary) compared as two words:
-            // measured on a 92 MB library's 551,883-entry dictionary, the pass took 8.6 ms key by key.
+            // Short ASCII keys (record identifiers, nearly every key of a large dictionary) go through a loop of
+            // their own; each other key is taken below, one at a time.
             let short = policy != .reject && walk.repeats == nil ? ShortASCIIQuery(query) : nil
-            for i in 0 ..< count {
-                let ref = try table.reference(at: keyRefs + i * refSize)
-                if let short, let matches = try table.shortASCIIKey(ref, equals: short) {
-                    if matches, found == nil || policy != .firstWins { found = i }
-                    continue
+            var i = 0
+            while i < count {
+                if let short {
+                    let (end, match) = table.scanShortASCIIKeys(from: i, count: count, keyRefs: keyRefs, query: short, stopAtMatch: stopsAtMatch)
+                    if let match {
+                        found = match
+                        if stopsAtMatch {
+                            keysRead = match + 1
+                            return match
+                        }
+                    }
+                    i = end
+                    if i == count { break }
                 }
+                let ref = try table.reference(at: keyRefs + i * refSize)
                 if let known = walk.repeats?[ref] {
                     // The same key object as an earlier entry: the same key.
                     if policy == .reject {
                         if repeated == nil { repeated = i }
                         keys.initializeElement(at: i, to: keys[0])
                     }
-                    if known.matches, found == nil || policy != .firstWins { found = i }
+                    if known.matches {
+                        if stopsAtMatch {
+                            keysRead = i + 1
+                            return i
+                        }
+                        found = i
+                    }
+                    i += 1
                     continue
                 }
                 let key = try table.checkedKey(ref, inside: walk.path, depth: depth)
@@ -415,14 +456,23 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                     keys.initializeElement(at: i, to: (key, hash))
                 }
                 if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: 0, matches: matches) }
-                if matches, found == nil || policy != .firstWins { found = i }
+                if matches {
+                    if stopsAtMatch {
+                        keysRead = i + 1
+                        return i
+                    }
+                    found = i
+                }
+                i += 1
             }
+            keysRead = count
             if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
             return found
         }
     }
 
-    /// The position of `query`'s entry in a large dictionary: through its index, built on the second lookup.
+    /// The position of `query`'s entry in a large dictionary: by a scan until lookups have scanned it often, then
+    /// through its index.
     private func indexedEntry(
         _ query: BinaryKeyQuery, dictionaryAt offset: Int, keyRefs: Int, count: Int, inside depth: Int,
         _ table: BinaryObjectTable, _ walk: inout Walk
@@ -431,13 +481,26 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         if let cached = indexes.withLock({ $0.indexes[offset] }) {
             index = cached
         } else if duplicateKeys != .reject,
-                  count * MemoryLayout<UInt64>.stride > lookupIndexMemory || indexes.withLock({ $0.scanned.insert(offset).inserted }) {
-            // The first lookup in the dictionary (or one whose index would not be kept) is one pass over its keys,
-            // the cheapest a single lookup can be; building the index costs about two more, so it waits for a
-            // second lookup. (Under `.reject` the index is how a repeated key is found.)
-            return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+                  count * MemoryLayout<UInt64>.stride > lookupIndexMemory
+                  || indexes.withLock({ $0.unindexable.contains(offset) || $0.keysScanned[offset, default: 0] < Self.indexAfterPasses * count }) {
+            // A lookup in a dictionary without an index (or whose index would not be kept) is a pass over its keys
+            // up to the one found, the cheapest a single lookup can be. Building the index costs about fifteen
+            // full passes (measured on the 551,883-entry dictionary of a 92 MB library: 20–28 ms against 1.4–2 ms),
+            // so it waits until the scans have read as many keys as `indexAfterPasses` passes: a few lookups never
+            // pay for it, many pay at most about twice what the cheaper choice would have cost. (Under `.reject`
+            // the index is how a repeated key is found.)
+            var keysRead = 0
+            defer { indexes.withLock { $0.keysScanned[offset, default: 0] += keysRead } }
+            return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk, keysRead: &keysRead)
         } else {
-            index = try buildIndex(keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+            do {
+                index = try buildIndex(keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+            } catch is PlistError where duplicateKeys != .reject {
+                // The index reads every key, and one is broken; a scan may end before it (`scannedEntry`), so the
+                // dictionary is scanned from now on: lookups answer as they did before the index was tried.
+                indexes.withLock { _ = $0.unindexable.insert(offset) }
+                return try scannedEntry(query, keyRefs: keyRefs, count: count, inside: depth, table, &walk)
+            }
             let limit = lookupIndexMemory
             indexes.withLock { cache in
                 guard index.bytes <= limit, cache.indexes[offset] == nil else { return }

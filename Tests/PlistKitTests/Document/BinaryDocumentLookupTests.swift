@@ -331,8 +331,11 @@ import TestSupport
         #expect(lazy?.kind == eager?.kind && lazy?.kind == .invalidReference, "\(String(describing: lazy)) vs \(String(describing: eager))")
     }
 
-    /// Keys that are not strings, badly encoded keys and a key that is the dictionary itself fail a lookup as they
-    /// fail the tree reader — in small and large dictionaries alike.
+    /// Keys that are not strings, badly encoded keys and a key that is the dictionary itself fail a lookup that reads
+    /// them as they fail the tree reader — in small and large dictionaries alike. A lookup reads them when the key
+    /// sought is absent, and under `.lastWins`; under the default (binary: first wins) the first equal key ends it,
+    /// as it ends Core Foundation's lookup, so a key before the broken one answers — the second time too, when a
+    /// large dictionary's index is tried and cannot be built.
     @Test(arguments: [3, 100])
     func brokenKeysFailAsInTheTree(_ count: Int) throws {
         func document(badKey: [UInt8]?, selfKey: Bool = false) -> [UInt8] {
@@ -352,13 +355,19 @@ import TestSupport
             ("a key past the object area", document(badKey: [0x5F, 0x10, 0xFF]), .truncated),
             ("the dictionary as its own key", document(badKey: nil, selfKey: true), .cycle),
         ]
+        var lastWins = PlistReadOptions()
+        lastWins.duplicateKeys = .lastWins
         for (label, bytes, kind) in cases {
             let eager = #expect(throws: PlistError.self, "\(label)") { try PropertyList.read(bytes) }
             let document = try BinaryPlistDocument(bytes)
+            let readingEveryKey = try BinaryPlistDocument(bytes, options: lastWins)
             for _ in 0 ..< 2 {
-                let lazy = #expect(throws: PlistError.self, "\(label)") { try document.object(at: "key 0") }
-                #expect(lazy?.kind == kind && eager?.kind == kind && lazy?.offset == eager?.offset,
-                        "\(label): \(String(describing: lazy)) vs \(String(describing: eager))")
+                for (lazyDocument, path) in [(document, "absent"), (readingEveryKey, "key 0")] {
+                    let lazy = #expect(throws: PlistError.self, "\(label)") { try lazyDocument.object(at: KeyPath(components: [path])) }
+                    #expect(lazy?.kind == kind && eager?.kind == kind && lazy?.offset == eager?.offset,
+                            "\(label), \(path): \(String(describing: lazy)) vs \(String(describing: eager))")
+                }
+                #expect(try document.value(at: "key 0") == 7, "\(label)")
             }
         }
         // The same file without a broken key answers, twice (the second time from the index).
@@ -366,6 +375,36 @@ import TestSupport
         #expect(try good.value(at: KeyPath(components: ["key \(count - 1)"])) == 7)
         #expect(try good.value(at: KeyPath(components: ["key \(count - 1)"])) == 7)
         #expect(try good.object(at: "key") == nil)
+    }
+
+    /// A large dictionary is scanned until its lookups have read eight times its keys, then indexed; one whose index
+    /// cannot be built (a broken key after those the lookups reach) keeps answering by scans.
+    @Test func aDictionaryIsIndexedAfterEightPassesOfScans() throws {
+        let count = 1_000
+        var objects: [[UInt8]] = [[], F.int(7)]
+        var keys: [UInt64] = []
+        for i in 0 ..< count {
+            keys.append(UInt64(objects.count))
+            objects.append(F.ascii("key \(i)"))
+        }
+        objects[0] = F.dict(keys, Array(repeating: 1, count: count), refSize: 2)
+        let good = F(objects, offsetSize: 4, refSize: 2).bytes
+        objects[objects.count - 1] = F.int(3)  // the last key is not a string
+        let broken = F(objects, offsetSize: 4, refSize: 2).bytes
+        #expect(throws: PlistError.self) { try PropertyList.read(broken) }
+
+        let document = try BinaryPlistDocument(good)
+        for _ in 0 ..< 8 { #expect(try document.value(at: KeyPath(components: ["key \(count - 1)"])) == 7) }
+        #expect(document.cachedIndexCount == 0, "eight full passes: still scanned")
+        #expect(try document.value(at: KeyPath(components: ["key \(count - 1)"])) == 7)
+        #expect(document.cachedIndexCount == 1, "the ninth lookup builds the index")
+        #expect(try document.object(at: "absent") == nil)
+
+        let unindexable = try BinaryPlistDocument(broken)
+        for _ in 0 ..< 12 { #expect(try unindexable.value(at: KeyPath(components: ["key \(count - 2)"])) == 7) }
+        #expect(unindexable.cachedIndexCount == 0)
+        let e = #expect(throws: PlistError.self) { try unindexable.object(at: "absent") }
+        #expect(e?.kind == .nonStringKey)
     }
 
     /// Keys the tree reads as CF does — bytes ≥ 0x80 under the ASCII marker (Latin-1), lone surrogates (U+FFFD) —
