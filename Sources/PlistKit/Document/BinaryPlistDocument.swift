@@ -417,15 +417,12 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             // their own; each other key is taken below, one at a time.
             let short = policy != .reject && walk.repeats == nil ? ShortASCIIQuery(query) : nil
             var i = 0
-            while i < count {
+            scan: while i < count {
                 if let short {
                     let (end, match) = table.scanShortASCIIKeys(from: i, count: count, keyRefs: keyRefs, query: short, stopAtMatch: stopsAtMatch)
                     if let match {
                         found = match
-                        if stopsAtMatch {
-                            keysRead = match + 1
-                            return match
-                        }
+                        if stopsAtMatch { break scan }
                     }
                     i = end
                     if i == count { break }
@@ -438,11 +435,8 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                         keys.initializeElement(at: i, to: keys[0])
                     }
                     if known.matches {
-                        if stopsAtMatch {
-                            keysRead = i + 1
-                            return i
-                        }
                         found = i
+                        if stopsAtMatch { break scan }
                     }
                     i += 1
                     continue
@@ -457,15 +451,12 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                 }
                 if walk.repeats != nil, Walk.isLong(key) { walk.repeats![ref] = Walk.Repeat(hash: 0, matches: matches) }
                 if matches {
-                    if stopsAtMatch {
-                        keysRead = i + 1
-                        return i
-                    }
                     found = i
+                    if stopsAtMatch { break scan }
                 }
                 i += 1
             }
-            keysRead = count
+            keysRead = stopsAtMatch ? found.map { $0 + 1 } ?? count : count
             if let repeated { throw try duplicateKeyError(repeated, keyRefs: keyRefs, table) }
             return found
         }
