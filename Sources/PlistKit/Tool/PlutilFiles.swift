@@ -19,17 +19,8 @@ struct PlutilFiles {
     /// an error, not an allocation that grows until the process dies.
     func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         if path == "-" { return try checked(Result { () throws(Errno) in try io.readInput(limit) }, limit: limit) }
-        guard !path.isEmpty else { throw Failure("Empty path specified") }
-        let fd: Int32
-        switch SystemCall.value({ open(path, O_RDONLY | O_CLOEXEC) }) {
-        case .success(let opened): fd = opened
-        case .failure(let error): throw Failure(error)
-        }
+        let fd = try openForReading(path, limit: limit)
         defer { close(fd) }
-        var info = stat()
-        if case .failure(let error) = SystemCall.nothing({ fstat(fd, &info) }) { throw Failure(error) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(.isDirectory) }
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit { throw tooLarge(limit) }
         return try checked(Result { () throws(Errno) in try FileInput.readAll(fd, limit: limit) }, limit: limit)
     }
 
@@ -40,22 +31,37 @@ struct PlutilFiles {
             let bytes = try read(path, limit: limit)
             return bytes.withUnsafeBytes { MappedInput(copying: $0) }
         }
+        let fd = try openForReading(path, limit: limit)
+        defer { close(fd) }
+        do {
+            return try MappedInput(descriptor: fd, limit: limit)
+        } catch {
+            throw error == Errno(EFBIG) ? tooLarge(limit) : Failure(error)
+        }
+    }
+
+    /// Opens `path` for reading (the caller closes it): not a directory, and not a regular file past `limit` bytes.
+    private func openForReading(_ path: String, limit: Int) throws(Failure) -> Int32 {
         guard !path.isEmpty else { throw Failure("Empty path specified") }
         let fd: Int32
         switch SystemCall.value({ open(path, O_RDONLY | O_CLOEXEC) }) {
         case .success(let opened): fd = opened
         case .failure(let error): throw Failure(error)
         }
-        defer { close(fd) }
         var info = stat()
-        if case .failure(let error) = SystemCall.nothing({ fstat(fd, &info) }) { throw Failure(error) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(.isDirectory) }
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit { throw tooLarge(limit) }
-        do {
-            return try MappedInput(descriptor: fd, limit: limit)
-        } catch {
-            throw error == Errno(EFBIG) ? tooLarge(limit) : Failure(error)
+        var refusal: Failure?
+        if case .failure(let error) = SystemCall.nothing({ fstat(fd, &info) }) {
+            refusal = Failure(error)
+        } else if (info.st_mode & S_IFMT) == S_IFDIR {
+            refusal = Failure(.isDirectory)
+        } else if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > limit {
+            refusal = tooLarge(limit)
         }
+        if let refusal {
+            close(fd)
+            throw refusal
+        }
+        return fd
     }
 
     private func checked(_ read: Result<[UInt8], Errno>, limit: Int) throws(Failure) -> [UInt8] {
