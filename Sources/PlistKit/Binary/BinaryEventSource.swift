@@ -249,12 +249,15 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         if Order.mergesDuplicates { return try orderedDictionary(count, keyRefs: keyRefs, valueRefs: valueRefs, at: offset) }
         // Dictionaries with the very same key objects (an array of records) reuse one checked key set in the sink.
         let (cached, probed) = keyCache.lookup(base: table.base, keyRefs: keyRefs, count: count, refSize: refSize)
-        let keysKnown = try cached.map { try sink.beginDictionary(count: count, keysFromSlot: $0, at: range(offset)) } ?? false
-        let large = count > PlistDictionary.indexThreshold
-        let keyStart = large ? keyStrings.count : keyPositions.count
+        // (No closures here, `map` or `&&`'s: capturing `self` copies the whole source, 512 bytes, per dictionary.)
+        var keysKnown = false
+        if let cached { keysKnown = try sink.beginDictionary(count: count, keysFromSlot: cached, at: range(offset)) }
+        let stringStart = keyStrings.count, positionStart = keyPositions.count
+        var large = false, keyStart = positionStart
         var keys = ChildKeys.known(keyRefs: keyRefs)
         if !keysKnown {
-            let distinct = try readKeys(count, keyRefs: keyRefs, large: large)
+            let (distinct, asStrings) = try readKeys(count, keyRefs: keyRefs)
+            if asStrings { (large, keyStart) = (true, stringStart) }
             try sink.beginDictionary(count: count, at: range(offset))
             if distinct {
                 sink.declareDistinctKeys()
@@ -398,22 +401,24 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         try sink.endDictionary(at: range(offset))
     }
 
-    /// Reads a dictionary's `count` keys onto `keyStrings` (large) or `keyPositions`, before any value, as CF reads
-    /// them: a key that is not a string fails first. Returns whether the keys are known to be distinct. Out of line,
-    /// so the loop over the values stays small enough for `object` to be inlined into it.
-    @inline(never) private mutating func readKeys(_ count: Int, keyRefs: Int, large: Bool) throws -> Bool {
+    /// Reads a dictionary's `count` keys, before any value, as CF reads them: a key that is not a string fails
+    /// first. Returns whether the keys are known to be distinct, and whether they went to `keyStrings` rather than
+    /// (as positions in the key table) to `keyPositions`. Out of line, so the loop over the values stays small enough
+    /// for `object` to be inlined into it.
+    @inline(never) private mutating func readKeys(_ count: Int, keyRefs: Int) throws -> (distinct: Bool, asStrings: Bool) {
         let refSize = table.trailer.refSize
-        if large {
-            // A large dictionary's keys are mostly its own (record identifiers): the sink hashes them once, into the
-            // dictionary's index, which also finds a repeated key; the table would hash them a second time.
+        // A local copy: the loop's mutating calls would otherwise make it copy the table from `self` once per key.
+        let table = table
+        // A large dictionary's keys go through the key table too when its first key is already there (a record
+        // whose keys other records share); otherwise they are most likely its own (record identifiers), and the sink
+        // hashes them once, for its duplicate check and index, instead of the table hashing them as well.
+        if count > PlistDictionary.indexThreshold, slot(try table.reference(at: keyRefs)) > Self.firstKey {
             for i in 0..<count { keyStrings.append(try keyString(try table.reference(at: keyRefs + i * refSize))) }
-            return false
+            return (false, true)
         }
         var distinct = true
         // Cannot wrap: each object is decoded at most twice and there are fewer than 2^31 objects.
         dictionarySerial += 1
-        // A local copy: the loop's mutating calls would otherwise make it copy the table from `self` once per key.
-        let table = table
         for i in 0..<count {
             let keyRef = try table.reference(at: keyRefs + i * refSize)
             let slot = slot(keyRef)
@@ -425,7 +430,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
                 keyStamps[position] = dictionarySerial
             }
         }
-        return distinct
+        return (distinct, false)
     }
 
     /// The key path component of child `i` of the container being read, for an error.

@@ -140,8 +140,9 @@ final class PlistDecodingState: Decoder {
     /// The position of `key` in keyed frame `f` (-1 when absent), scanning short dictionaries from `start`.
     private func findKey(_ key: String, in f: Int, from start: Int) -> Int {
         let h = max(start, 0)
-        if keyedFrames[f].dictionary.keyIndex == nil {
-            // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared).
+        if keyedFrames[f].dictionary.count <= 2 * PlistDictionary.indexThreshold {
+            // Short dictionary: scan from the hint, wrapping around (keys are often sorted rather than declared);
+            // a large one's index is built by its first lookup.
             // Start one before the miss: a key shifted by one either way (an optional key present in one record
             // and absent in the next) is then found within two probes.
             return keyedFrames[f].dictionary.withKeyColumn { keys in

@@ -184,7 +184,7 @@ final class PlistEncodingState: Encoder {
                 // No duplicates: these keys are the template for the next container of this type.
                 let slot = Self.sizeSlot(t)
                 sizeCacheTypes[slot] = t
-                sizeCacheTemplates[slot] = KeyTemplate(keys: keys, index: d.keyIndex)
+                sizeCacheTemplates[slot] = KeyTemplate(keys: keys, index: d.sharedIndex)
             }
             return .dictionary(d)
         case .single:

@@ -1,18 +1,18 @@
 // Building the dictionaries an encoding container collected.
 
-/// Keys known to be unique, with the lookup index a dictionary of that many keys needs.
+/// Keys known to be unique, with the lookup index of a dictionary of those keys, when it has one (shared by every
+/// dictionary made from the template).
 struct KeyTemplate {
     var keys: [String] = []
-    var index: PlistKeyIndex?
+    var index: PlistKeyIndexBox?
 }
 
 extension PlistDictionary {
-    /// A dictionary over keys already known to be unique (and their index, when the size calls for one).
-    init(uniqueKeys keys: [String], values: [PlistValue], index: PlistKeyIndex?) {
-        // The template's index fits only the template's own (full) key array.
-        let index = keys.count > Self.indexThreshold ? index ?? PlistKeyIndex(uniqueKeys: keys) : nil
+    /// A dictionary over keys already known to be unique, sharing `index` (which must be that of these very keys;
+    /// without one, the first lookup builds it).
+    init(uniqueKeys keys: [String], values: [PlistValue], index: PlistKeyIndexBox?) {
         self = keys.withUnsafeBufferPointer { k in
-            values.withUnsafeBufferPointer { v in PlistDictionary(uniqueKeys: k, values: v, index: index) }
+            values.withUnsafeBufferPointer { v in PlistDictionary(uniqueKeys: k, values: v, sharing: index) }
         }
     }
 
@@ -21,7 +21,7 @@ extension PlistDictionary {
     init(encodedKeys keys: [String], values: [PlistValue]) {
         let (index, duplicate) = PlistKeyIndex.forDictionary(keys)
         if duplicate == nil {
-            self.init(uniqueKeys: keys, values: values, index: index)
+            self.init(uniqueKeys: keys, values: values, index: index.map(PlistKeyIndexBox.init))
             return
         }
         self.init(minimumCapacity: keys.count)

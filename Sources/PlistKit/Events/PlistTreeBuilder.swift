@@ -143,11 +143,11 @@ struct PlistTreeBuilder: PlistEventSink {
             return
         }
         let count = keys.count - frame.keyStart
-        let column = KeyColumn(UnsafeBufferPointer(start: keys.base + frame.keyStart, count: count))
         var index: PlistKeyIndex?
-        if frame.distinct {
-            if count > PlistDictionary.indexThreshold { index = PlistKeyIndex(uniqueKeys: column) }
-        } else {
+        // Distinct keys get no index here: the dictionary's first lookup builds it. Keys checked here were hashed for
+        // the check, and the table that did it becomes the index.
+        if !frame.distinct {
+            let column = KeyColumn(UnsafeBufferPointer(start: keys.base + frame.keyStart, count: count))
             let (built, duplicate) = PlistKeyIndex.forDictionary(column)
             if let duplicate {
                 values.append(try dictionaryWithDuplicates(frame, count: count, firstDuplicate: duplicate))

@@ -1,11 +1,16 @@
+import Synchronization
+
 /// An insertion-ordered property-list dictionary with O(1) lookup.
 ///
 /// Keys compare by exact Unicode scalars, so `"é"` (U+00E9) and `"e\u{301}"` are two keys, as in Core Foundation.
 /// Setting an existing key replaces its value in place (the key keeps its position): "last wins".
 ///
-/// The entries live in one copy-on-write buffer (keys and values side by side, the lookup index in its header), so a
-/// dictionary costs one allocation and a `PlistValue` stays three words wide. (`@unchecked Sendable`: the buffer is a
-/// `ManagedBuffer`, which cannot be marked `Sendable`, and it is changed only while uniquely referenced.)
+/// The entries live in one copy-on-write buffer (keys and values side by side), so a dictionary costs one allocation
+/// and a `PlistValue` stays three words wide. A dictionary past `indexThreshold` keys gets a hash index on its first
+/// lookup by key, not when it is built: most dictionaries a reader makes are walked or written, never searched, and
+/// hashing every key of every record while parsing was a fifth of a binary parse of an array of records.
+/// (`@unchecked Sendable`: the buffer is a `ManagedBuffer`, which cannot be marked `Sendable`; it is changed only
+/// while uniquely referenced, and the index is published to other threads atomically.)
 public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public typealias Element = (key: String, value: PlistValue)
     public typealias Index = Int
@@ -75,8 +80,9 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         try withEntries { try body(KeyColumn($0)) }
     }
 
-    /// The hash index lookups go through (built past `indexThreshold` entries).
-    var keyIndex: PlistKeyIndex? { storage?.index }
+    /// The hash index, if a lookup has built it (or the dictionary shares one); nil for a small dictionary.
+    var keyIndex: PlistKeyIndex? { storage?.indexBox.map { $0.takeUnretainedValue().index } }
+
 
     /// The key at `position` (which must be valid).
     func key(at position: Int) -> String {
@@ -101,23 +107,31 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
     }
 
     /// A dictionary of `count` entries moved out of `keys` and `values` (left uninitialized). The keys must be
-    /// distinct and `index` built over them when `count` is past `indexThreshold` (see `PlistKeyIndex.forDictionary`).
+    /// distinct; `index`, if given, is built over them (see `PlistKeyIndex.forDictionary`), else a lookup builds it.
     init(movingUniqueKeys keys: UnsafeMutablePointer<String>, values: UnsafeMutablePointer<PlistValue>, count: Int,
          index: PlistKeyIndex?) {
-        storage = .filled(count: count, index: index) { Entry(key: (keys + $0).move(), value: (values + $0).move()) }
-    }
-
-    /// A dictionary of `keys` and `values` (copied, the same count); the same conditions on the keys.
-    init(uniqueKeys keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<PlistValue>, index: PlistKeyIndex?) {
-        precondition(keys.count == values.count, "as many values as keys")
-        storage = .filled(count: keys.count, index: index) { Entry(key: keys[$0], value: values[$0]) }
-    }
-
-    /// A dictionary with the keys (and index) of `model` and `model.count` values moved out of `values`.
-    init(keysOf model: PlistDictionary, movingValues values: UnsafeMutablePointer<PlistValue>) {
-        storage = model.withEntries { keys in
-            .filled(count: keys.count, index: model.keyIndex) { Entry(key: keys[$0].key, value: (values + $0).move()) }
+        let box = index.map(PlistKeyIndexBox.init)
+        storage = .filled(count: count, index: box.map(Unmanaged.passUnretained)) {
+            Entry(key: (keys + $0).move(), value: (values + $0).move())
         }
+    }
+
+    /// A dictionary of `keys` and `values` (copied, the same count); the keys must be distinct, and `index`, if
+    /// given, the index of those keys in that order (shared, not copied).
+    init(uniqueKeys keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<PlistValue>, sharing index: PlistKeyIndexBox?) {
+        precondition(keys.count == values.count, "as many values as keys")
+        storage = .filled(count: keys.count, index: index.map(Unmanaged.passUnretained)) { Entry(key: keys[$0], value: values[$0]) }
+    }
+
+    /// The index, if there is one, for dictionaries of the same keys in the same order to share.
+    var sharedIndex: PlistKeyIndexBox? { storage?.indexBox?.takeUnretainedValue() }
+
+    /// A dictionary with the keys of `model` and `model.count` values moved out of `values`. A key set used again is
+    /// worth its index: `model`'s is built now if it has none, and shared.
+    init(keysOf model: PlistDictionary, movingValues values: UnsafeMutablePointer<PlistValue>) {
+        guard let source = model.storage else { storage = nil; return }
+        let keys = source.entries
+        storage = .filled(count: source.count, index: source.builtIndex()) { Entry(key: keys[$0].key, value: (values + $0).move()) }
     }
 
     /// The value at `position` (which must be valid).
@@ -161,11 +175,7 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         let s = storage.unsafelyUnwrapped
         (s.entries + n).initialize(to: Entry(key: key, value: value))
         s.count = n + 1
-        if s.headerPointer.pointee.index != nil {
-            s.headerPointer.pointee.index!.appended(s.keyColumn)
-        } else if n + 1 > Self.indexThreshold {
-            s.index = PlistKeyIndex(uniqueKeys: s.keyColumn)
-        }
+        s.indexAppended()
     }
 
     /// Removes `key`, returning its value. O(n): later entries shift down to keep the order.
@@ -178,7 +188,7 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         let removed = (s.entries + i).move()
         (s.entries + i).moveInitialize(from: s.entries + i + 1, count: n - i - 1)
         s.count = n - 1
-        s.rebuildIndex()
+        s.dropIndex()
         return removed.value
     }
 
@@ -192,7 +202,7 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         (s.entries + position + 1).moveInitialize(from: s.entries + position, count: n - position)
         (s.entries + position).initialize(to: Entry(key: key, value: value))
         s.count = n + 1
-        s.rebuildIndex()
+        s.dropIndex()
     }
 
     /// Makes `storage` uniquely owned with room for `capacity` entries (growing geometrically).
@@ -221,7 +231,7 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
             fresh.entries.initialize(from: old.entries, count: n)
         }
         fresh.count = n
-        fresh.index = old.index
+        fresh.setIndex(old.indexBox?.takeUnretainedValue())
         storage = fresh
     }
 
@@ -263,30 +273,45 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
 struct PlistDictionaryHeader {
     var count: Int32
     var capacity: Int32
-    var index: PlistKeyIndex?
+    /// The bits of an `Unmanaged<PlistKeyIndexBox>` the buffer holds a reference to, or 0: reached only as an
+    /// `Atomic<UInt>` (`PlistDictionaryStorage.indexWord`), since a lookup on another thread may publish one.
+    var indexWord: UInt
+}
+
+/// A large dictionary's lookup index, shared (by reference) between dictionaries with the same keys in the same order.
+/// Changed in place only while one uniquely referenced buffer holds it.
+final class PlistKeyIndexBox: @unchecked Sendable {
+    var index: PlistKeyIndex
+    init(_ index: PlistKeyIndex) { self.index = index }
 }
 
 /// The buffer behind a `PlistDictionary`: a header, then `capacity` entries of which the first `count` are live.
-/// Changed only through a uniquely referenced dictionary (copy-on-write), so sharing it between threads is safe.
+/// Changed only through a uniquely referenced dictionary (copy-on-write), so sharing it between threads is safe; the
+/// one thing a reader adds is the index, published with a compare-and-exchange.
 final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDictionary.Entry> {
     /// A buffer with room for `capacity` entries, none live.
     static func make(capacity: Int) -> PlistDictionaryStorage {
         precondition(capacity < Int(Int32.max), "PlistDictionary too large")
         let buffer = create(minimumCapacity: capacity) { _ in
-            PlistDictionaryHeader(count: 0, capacity: Int32(truncatingIfNeeded: capacity), index: nil)
+            PlistDictionaryHeader(count: 0, capacity: Int32(truncatingIfNeeded: capacity), indexWord: 0)
         }
         return unsafeDowncast(buffer, to: PlistDictionaryStorage.self)
     }
 
-    /// A buffer of `count` entries made by `entry(i)`, with `index` (built over those keys, or nil); nil when empty.
+    /// A buffer of `count` entries made by `entry(i)`, sharing `index` (built over those keys, or nil); nil when empty.
     @inline(__always)
-    static func filled(count: Int, index: PlistKeyIndex?, _ entry: (Int) -> PlistDictionary.Entry) -> PlistDictionaryStorage? {
+    static func filled(
+        count: Int, index: Unmanaged<PlistKeyIndexBox>?, _ entry: (Int) -> PlistDictionary.Entry
+    ) -> PlistDictionaryStorage? {
         guard count > 0 else { return nil }
         let s = make(capacity: count)
         let e = s.entries
         for i in 0..<count { (e + i).initialize(to: entry(i)) }
         s.count = count
-        s.index = index
+        if let index {
+            // A new buffer no other thread can see yet: a plain store.
+            s.indexWord.pointee.store(UInt(bitPattern: index.retain().toOpaque()), ordering: .relaxed)
+        }
         return s
     }
 
@@ -310,16 +335,69 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
     /// The keys of the live entries, as the index reads them.
     @inline(__always) var keyColumn: KeyColumn { KeyColumn(UnsafeBufferPointer(start: entries, count: count)) }
 
-    @inline(__always) var index: PlistKeyIndex? {
-        get { headerPointer.pointee.index }
-        set { headerPointer.pointee.index = newValue }
+    // MARK: Index
+
+    /// The header's index word, as the atomic it is used as (the word is never read as a plain `UInt`).
+    @inline(__always) private var indexWord: UnsafeMutablePointer<Atomic<UInt>> {
+        let raw = UnsafeMutableRawPointer(headerPointer) + MemoryLayout<PlistDictionaryHeader>.offset(of: \.indexWord)!
+        return raw.assumingMemoryBound(to: Atomic<UInt>.self)
     }
+
+    /// The index, if there is one (acquiring: an index another thread published is seen whole). Valid while this
+    /// buffer is alive and unchanged.
+    @inline(__always) var indexBox: Unmanaged<PlistKeyIndexBox>? {
+        let word = indexWord.pointee.load(ordering: .acquiring)
+        guard word != 0, let raw = UnsafeRawPointer(bitPattern: word) else { return nil }
+        return Unmanaged.fromOpaque(raw)
+    }
+
+    /// The index, built and published now if the dictionary is large and has none; nil for a small one. Two threads
+    /// may build one at the same time: the first to publish wins, and the other's is freed.
+    func builtIndex() -> Unmanaged<PlistKeyIndexBox>? {
+        if let box = indexBox { return box }
+        guard count > PlistDictionary.indexThreshold, let index = PlistKeyIndex(uniqueKeys: keyColumn) else { return nil }
+        let fresh = Unmanaged.passRetained(PlistKeyIndexBox(index))
+        let (published, current) = indexWord.pointee.compareExchange(
+            expected: 0, desired: UInt(bitPattern: fresh.toOpaque()), ordering: .acquiringAndReleasing)
+        if published { return fresh }
+        fresh.release()
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: current).unsafelyUnwrapped)
+    }
+
+    /// Holds `box` (or none) in place of the current index. Only on a uniquely referenced buffer, or a new one: no
+    /// other thread can be reading it.
+    func setIndex(_ box: PlistKeyIndexBox?) {
+        let word = box.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        let old = indexWord.pointee.exchange(word, ordering: .releasing)
+        if old != 0 { Unmanaged<PlistKeyIndexBox>.fromOpaque(UnsafeRawPointer(bitPattern: old).unsafelyUnwrapped).release() }
+    }
+
+    /// The last key was appended (uniquely referenced buffer): an index is kept up to date — in place when no other
+    /// buffer shares it, else as a copy — and none is built (the first lookup will).
+    func indexAppended() {
+        guard let box = indexBox else { return }
+        // The buffer's own reference, taken out of the word, so that a box no other buffer holds is seen as unique.
+        var held = box.takeRetainedValue()
+        indexWord.pointee.store(0, ordering: .relaxed)
+        if isKnownUniquelyReferenced(&held) {
+            held.index.appended(keyColumn)
+            setIndex(held)
+        } else {
+            var copy = held.index
+            copy.appended(keyColumn)
+            setIndex(PlistKeyIndexBox(copy))
+        }
+    }
+
+    /// Positions changed (uniquely referenced buffer): the index is dropped, and the next lookup builds a new one.
+    func dropIndex() { setIndex(nil) }
 
     /// The position of `key` among the live entries, compared by exact scalars.
     func position(of key: String) -> Int? {
-        let header = headerPointer
-        if header.pointee.index != nil { return header.pointee.index?.position(of: key, in: keyColumn) }
-        let n = Int(header.pointee.count)
+        let n = Int(headerPointer.pointee.count)
+        if n > PlistDictionary.indexThreshold, let box = builtIndex() {
+            return box._withUnsafeGuaranteedRef { $0.index.position(of: key, in: keyColumn) }
+        }
         let e = entries
         var i = 0
         while i < n {
@@ -329,15 +407,10 @@ final class PlistDictionaryStorage: ManagedBuffer<PlistDictionaryHeader, PlistDi
         return nil
     }
 
-    /// Rebuilds the index after positions shifted (or drops it when the dictionary got small).
-    func rebuildIndex() {
-        index = nil  // releases a uniquely held table before the new one is allocated
-        if count > PlistDictionary.indexThreshold {
-            index = PlistKeyIndex(uniqueKeys: keyColumn)
-        }
-    }
-
     deinit {
         _ = withUnsafeMutablePointers { h, e in e.deinitialize(count: Int(h.pointee.count)) }
+        // The last reference is gone: no other thread can be publishing an index.
+        let word = indexWord.pointee.load(ordering: .relaxed)
+        if word != 0 { Unmanaged<PlistKeyIndexBox>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped).release() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 @testable import PlistKit
 import TestSupport
 
@@ -27,10 +28,11 @@ import TestSupport
         var d = PlistDictionary()
         for (i, k) in keys.enumerated() { d[k] = .integer(PlistInteger(i)) }
         #expect(d.count == keys.count)
-        #expect((d.keyIndex != nil) == (keys.count > PlistDictionary.indexThreshold))
         for (i, k) in keys.enumerated() {
             #expect(d.index(forKey: k) == i)
         }
+        // Lookups have built the index exactly when the dictionary is past the threshold.
+        #expect((d.keyIndex != nil) == (keys.count > PlistDictionary.indexThreshold))
         // Absent keys: prefixes, canonical equivalents of present keys, and a long miss.
         #expect(d.index(forKey: "k") == nil)
         #expect(d.index(forKey: "caf\u{E9}") == nil)
@@ -152,10 +154,10 @@ import TestSupport
         for (r, record) in records.enumerated() {
             guard case .dictionary(let d) = record else { Issue.record("not a dictionary"); return }
             #expect(d.count == recordKeys.count)
-            #expect(d.keyIndex != nil)
             for (i, k) in recordKeys.enumerated() where d[k] != .integer(PlistInteger(r * 1000 + i)) {
                 Issue.record("record \(r) key \(k)")
             }
+            #expect(d.keyIndex != nil, "lookups in a large dictionary build its index")
             all.append(d)
         }
         // Mutating one record must leave the others (which may share its key array and index) alone.
@@ -170,6 +172,67 @@ import TestSupport
             #expect(d.count == recordKeys.count)
             for (j, k) in d.keys.enumerated() where d.index(forKey: k) != j { Issue.record("\(k) not at \(j)") }
         }
+    }
+
+    /// A large dictionary whose keys the binary reader already knows to be distinct has no index until its first
+    /// lookup, which builds it (with the answers a scan gives); records with one key set share a single index.
+    @Test func indexesAreBuiltByTheFirstLookupAndSharedByRecords() throws {
+        // Written by PlistKit's binary writer, which writes each key string once and keys in insertion order.
+        // Records whose key sets all differ (so none is built from another's): from the third on, the key objects
+        // are in the reader's key table, and a record's keys come as a checked, distinct set.
+        var varied: [PlistValue] = []
+        for r in 0..<6 {
+            var d = PlistDictionary()
+            for i in 0..<(20 + r) { d["field \(i)"] = .integer(PlistInteger(r * 1000 + i)) }
+            varied.append(.dictionary(d))
+        }
+        let keys = Array(Self.recordKeys.prefix(40))
+        var same: [PlistValue] = []
+        for r in 0..<50 {
+            var d = PlistDictionary()
+            for (i, k) in keys.enumerated() { d[k] = .integer(PlistInteger(r * 1000 + i)) }
+            same.append(.dictionary(d))
+        }
+        let data = try PropertyList.write(["varied": .array(varied), "records": .array(same)], format: .binary)
+        let value = try PropertyList.read(data).value
+        guard case .array(let records)? = value["varied"], records.count == 6 else { Issue.record("unexpected shape"); return }
+        for (r, record) in records.enumerated().dropFirst(2) {
+            let d = try #require(record.dictionaryValue)
+            #expect(d.keyIndex == nil, "record \(r): no lookup yet")
+            for i in 0..<(20 + r) { #expect(d["field \(i)"] == .integer(PlistInteger(r * 1000 + i))) }
+            #expect(d.index(forKey: "field \(20 + r)") == nil)
+            #expect(d.keyIndex != nil, "record \(r): indexed by its lookups")
+        }
+        // Every record of one key set after the first is made from the first one's keys, and shares its index.
+        guard case .array(let read)? = value["records"] else { Issue.record("no records"); return }
+        let shared = read.dropFirst().compactMap { $0.dictionaryValue?.sharedIndex }
+        #expect(shared.count == read.count - 1)
+        #expect(shared.allSatisfy { $0 === shared[0] })
+        try Self.checkRecords(value["records"]!, keys)
+    }
+
+    /// Threads that look up keys in one shared, not yet indexed dictionary all get the right answers, and one index
+    /// is left in it (each first lookup publishes its index or adopts the one another thread published).
+    @Test(arguments: 1...4)
+    func concurrentFirstLookups(round: Int) throws {
+        let keys = Self.trickyKeys(3000)
+        let values = keys.indices.map { PlistValue.integer(PlistInteger($0)) }
+        let d = keys.withUnsafeBufferPointer { k in
+            values.withUnsafeBufferPointer { v in PlistDictionary(uniqueKeys: k, values: v, sharing: nil) }
+        }
+        #expect(d.keyIndex == nil)
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var misses = 0
+            for (i, k) in keys.enumerated() where (i + thread + round) % 3 == 0 && d.index(forKey: k) != i { misses += 1 }
+            if d.index(forKey: "absent \(thread)") != nil { misses += 1 }
+            wrong.withLock { $0 += misses }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+        #expect(d.keyIndex != nil)
+        let first = d.sharedIndex
+        _ = d.index(forKey: keys[0])
+        #expect(d.sharedIndex === first, "a published index is kept")
     }
 
     @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
