@@ -397,7 +397,11 @@ final class XMLEventSource {
             return
         }
         // Between elements only white space may appear (a stand-in for CR counts: see XMLReaderControlCharacters).
+        // Indentation comes between every two elements: plain white space is passed over in a loop of its own, one
+        // test a byte (measured with callgrind on the shared harness's XML config-M file: 6% of the parse's
+        // instructions went to this function, with the stand-in's static read on every byte).
         var i = 0
+        while i < count, Self.isWhiteSpace(bytes[i]) { i += 1 }
         while i < count {
             let c = bytes[i]
             let cr = XMLReaderControlCharacters.carriageReturnStandIn
@@ -413,6 +417,12 @@ final class XMLEventSource {
                 return
             }
         }
+    }
+
+    /// Space, tab, LF or CR: XML's white space (`S` in the XML specification, production 3).
+    @inline(__always)
+    private static func isWhiteSpace(_ c: UInt8) -> Bool {
+        c <= 0x20 && (UInt64(0x1_0000_2600) &>> UInt64(c)) & 1 != 0
     }
 
     private func finishScalar(_ t: Tag) {
