@@ -93,6 +93,12 @@ struct OpenStepTextOutput {
         count += 2
     }
 
+    /// Stores eight bytes (a `UInt64` in memory order) without a capacity check.
+    @inline(__always) mutating func appendUncheckedWord(_ word: UInt64) {
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+        count += 8
+    }
+
     @inline(__always) mutating func append(_ s: StaticString) {
         append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }

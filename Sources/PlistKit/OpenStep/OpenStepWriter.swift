@@ -176,7 +176,7 @@ struct OpenStepWriterSink: StreamingWriterSink {
         PlistError(.depthLimit, "value is nested more than \(maxDepth) levels deep (maxDepth)")
     }
 
-    /// `<0fbd7777 20480102 ab>`: lowercase hex in groups of four bytes.
+    /// `<0fbd7777 20480102 ab>`: lowercase hex in groups of four bytes, a whole group at a time.
     static func appendHexData(_ d: Data, to out: inout OpenStepTextOutput) {
         hexDigitPairs.withUnsafeBufferPointer { pairs in
             d.withUnsafeBytes { bytes in
@@ -184,14 +184,33 @@ struct OpenStepWriterSink: StreamingWriterSink {
                 out.reserve(n * 9 / 4 + 3)
                 out.appendUnchecked(0x3C)
                 var k = 0
+                while k + 4 <= n {
+                    if k > 0 { out.appendUnchecked(0x20) }
+                    out.appendUncheckedWord(hexDigits(bytes.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                    k += 4
+                }
+                if k < n && k > 0 { out.appendUnchecked(0x20) }
                 while k < n {
-                    if k > 0 && k & 3 == 0 { out.appendUnchecked(0x20) }
                     out.appendUncheckedPair(pairs[Int(bytes[k])])
                     k += 1
                 }
                 out.appendUnchecked(0x3E)
             }
         }
+    }
+
+    /// The eight lowercase hex digits of four bytes (in memory order), as the bytes of one word in memory order.
+    @inline(__always)
+    static func hexDigits(_ bytes: UInt32) -> UInt64 {
+        // Byte i of the input to the low byte of 16-bit lane i.
+        var x = UInt64(UInt32(littleEndian: bytes))
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        // Lane i: the high nibble (the first digit) in its low byte, the low nibble in its high byte.
+        let nibbles = (x >> 4) & 0x000F_000F_000F_000F | (x & 0x000F_000F_000F_000F) << 8
+        // A nibble of 10 or more (bit 4 set once 6 is added; no carry leaves its byte) is a letter: '0' + n + 0x27.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return (nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27).littleEndian
     }
 
     /// The two lowercase hex digits of every byte, as one little-endian `UInt16` to store at once.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistKit
+import TestSupport
 
 /// The OpenStep writer: Foundation (CF's OpenStep parser) must read every document we write to an equal value.
 @Suite struct OpenStepWriterTests {
@@ -83,6 +84,23 @@ import Testing
         // UTF-16 order puts U+FFFD after U+1F4A9 (a surrogate pair), unlike scalar order.
         let order = OS.text(try OS.write(["\u{FFFD}": "1", "💩": "2"], .openStep))
         #expect(order.range(of: "💩")!.lowerBound < order.range(of: "\u{FFFD}")!.lowerBound)
+    }
+
+    /// Data of every length up to 40 and every byte value, as Core Foundation writes it: `<` lowercase hex in
+    /// groups of four bytes separated by a space `>` (the expected text made here with `String(format:)`).
+    @Test func dataIsWrittenInGroupsOfFourBytes() throws {
+        var rng = SeededGenerator(seed: 7)
+        var samples: [[UInt8]] = (0...40).map { n in (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        samples.append(Array(0...255))
+        for bytes in samples {
+            let groups = stride(from: 0, to: bytes.count, by: 4).map { start in
+                bytes[start..<min(start + 4, bytes.count)].map { String(format: "%02x", $0) }.joined()
+            }
+            let expected = "<" + groups.joined(separator: " ") + ">"
+            let text = String(decoding: try PropertyList.writeBytes(.data(Data(bytes)), format: .openStep), as: UTF8.self)
+            #expect(text.trimmingCharacters(in: .newlines) == expected, "\(bytes.count) bytes")
+            #expect(try PropertyList.read(Array(text.utf8)).value == .data(Data(bytes)))
+        }
     }
 
     @Test func unrepresentableValuesNameTheirKeyPath() throws {
