@@ -68,12 +68,12 @@ struct MoveStack<Element> {
         return out
     }
 
-    /// Calls `body` with the elements from `start` to the top, then pops them; `body` must leave them
-    /// deinitialized (moved out).
-    @inline(__always) mutating func popMoved<R>(from start: Int, _ body: (UnsafeMutablePointer<Element>, Int) throws -> R) rethrows -> R {
-        let n = count - start
+    /// Pops the elements from `start` to the top without deinitializing them, and returns where they are: the caller
+    /// moves them out before anything is appended again. (A closure that moved them out and returned a dictionary
+    /// made the compiler retain and release the dictionary once more on its way out.)
+    @inline(__always) mutating func popLeavingInPlace(from start: Int) -> UnsafeMutablePointer<Element> {
         count = start
-        return try body(base + start, n)
+        return base + start
     }
 
     /// Pops (and frees) the elements from `start` to the top.
