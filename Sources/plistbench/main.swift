@@ -12,6 +12,7 @@ import Glibc
 //   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
 //   plistbench generate|convert|lookup …                         (large files: streaming and the binary document)
 //   plistbench text-document [--iterations N] FILE...             (PlistTextDocument parse+write vs the plain path)
+//   plistbench phases FILE [SECONDS]                              (binary open / visit every value / materialise, apart)
 let args = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
@@ -25,6 +26,7 @@ let usage = """
            plistbench convert stream|tree FORMAT IN OUT
            plistbench lookup FILE KEYPATH [ITERATIONS]
            plistbench text-document [--iterations N] FILE...
+           plistbench phases FILE [SECONDS]
 
     """
 if args.first == "compare" {
@@ -36,6 +38,8 @@ if args.first == "compare" {
     exit(runCodableProfile(Array(args.dropFirst())))
 } else if args.first == "keyed-archive" {
     exit(KeyedArchiveBench.run(Array(args.dropFirst())))
+} else if args.first == "phases" {
+    exit(PhasesBench.run(Array(args.dropFirst())))
 } else if args.first == "text-document" {
     exit(TextDocumentBench.run(Array(args.dropFirst())))
 } else if args.first == "preferences" {
