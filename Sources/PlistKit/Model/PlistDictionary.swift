@@ -83,7 +83,6 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
     /// The hash index, if a lookup has built it (or the dictionary shares one); nil for a small dictionary.
     var keyIndex: PlistKeyIndex? { storage?.indexBox.map { $0.takeUnretainedValue().index } }
 
-
     /// The key at `position` (which must be valid).
     func key(at position: Int) -> String {
         precondition(position >= 0 && position < count, "PlistDictionary index out of range")
