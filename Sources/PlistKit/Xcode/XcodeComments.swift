@@ -47,9 +47,18 @@ struct XcodeComments: Sendable {
         }
         func elementName(_ o: PlistDictionary?) -> String? { string(o, "name") ?? string(o, "path") }
         var memo: [String: String?] = [:]
+        // A comment can be made of another's (a build file's of its file's, an exception set's of its group's).
+        // Xcode's graphs are two levels deep; a malformed one may refer back to an object being described (a build
+        // file whose `fileRef` is itself: a fuzz find that recursed until the stack overflowed) or chain objects
+        // deeper than any project does. Such a reference gets no text, as a missing object gets none.
+        var depth = 0
         func comment(_ id: String) -> String? {
             if let known = memo[id] { return known }
+            guard depth < Self.maxReferenceDepth else { return nil }
+            memo[id] = .some(nil)  // in progress: a reference back to it gets no text
+            depth += 1
             let text = compute(id)
+            depth -= 1
             memo[id] = text
             return text
         }
@@ -108,6 +117,9 @@ struct XcodeComments: Sendable {
             if let text = comment(id), !text.isEmpty { byID[id] = text }
         }
     }
+
+    /// How many comments deep one comment may be made of others (Xcode's own graphs need two).
+    static let maxReferenceDepth = 16
 
     subscript(id: String) -> String? { byID[id] }
 

@@ -10,8 +10,8 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Corpus")
 
     static func files() -> [URL] {
-        let sections = ["openstep", "xml", "gnustep", "strings", "regressions/xml", "invalid/openstep", "invalid/xml",
-                        "invalid/gnustep", "invalid/strings"]
+        let sections = ["openstep", "xml", "gnustep", "strings", "regressions/xml", "regressions/openstep",
+                        "invalid/openstep", "invalid/xml", "invalid/gnustep", "invalid/strings"]
         var out: [URL] = []
         for s in sections {
             let dir = corpus.appendingPathComponent(s)

@@ -110,6 +110,40 @@ import Testing
         #expect(text.filter(\.isEmpty).count == sections.count + 1)  // plus the final line break
     }
 
+    /// A build file that is its own file, and a chain of build files deeper than any project (the last one's file a
+    /// real file reference): written with `(null)` where a comment would have to be made of itself, or of one more
+    /// than `XcodeComments.maxReferenceDepth` levels down, instead of recursing until the stack overflows (a fuzz
+    /// find: Corpus/regressions/openstep).
+    @Test func selfReferencesAndDeepChainsGetNoText() throws {
+        var objects: [(String, PlistValue)] = [
+            ("P", ["isa": "PBXProject", "mainGroup": "G"]),
+            ("SELF", ["isa": "PBXBuildFile", "fileRef": "SELF"]),
+            ("FR", ["isa": "PBXFileReference", "path": "x.swift", "sourceTree": "<group>"]),
+        ]
+        let links = 3 * XcodeComments.maxReferenceDepth
+        for i in 0..<links {
+            objects.append((String(format: "B%03d", i), ["isa": "PBXBuildFile", "fileRef": .string(i + 1 < links ? String(format: "B%03d", i + 1) : "FR")]))
+        }
+        let root: PlistValue = [
+            "archiveVersion": "1", "classes": [:], "objectVersion": "46", "rootObject": "P",
+            "objects": .dictionary(PlistDictionary(objects)),
+        ]
+        let text = try Self.lines(root)
+        #expect(text.contains("\t\tSELF /* (null) */ = {isa = PBXBuildFile; fileRef = SELF /* (null) */; };"))
+        // Written in file order, so the chain is described from its head: the first links are `(null)`, past the
+        // depth the reference cannot be followed; the links within reach of the file reference name it.
+        let last = String(format: "B%03d", links - 1)
+        #expect(text.contains("\t\t\(last) /* x.swift */ = {isa = PBXBuildFile; fileRef = FR /* x.swift */; };"))
+        #expect(text.contains("\t\tB000 /* (null) */ = {isa = PBXBuildFile; fileRef = B001 /* (null) */; };"))
+        // The preserving document derives the same comments for the fuzz find itself, and edits it.
+        let found = try Data(contentsOf: CorpusTests.root.appendingPathComponent(
+            "regressions/openstep/textdocument-build-file-refers-to-itself.pbxproj"))
+        var document = try PlistTextDocument([UInt8](found))
+        #expect(document.write() == [UInt8](found))
+        try document.replace("PBXFileReference", at: "objects.F1.isa")
+        #expect(try PropertyList.read(document.bytes).value["objects"]?["F1"]?["isa"] == "PBXFileReference")
+    }
+
     @Test func synchronizedGroupsAreFlatFrom70To76AndMultiLineFrom77() throws {
         let flat = try Self.lines(Self.project(objectVersion: "73"))
         #expect(flat.contains("\t\tS /* Sources */ = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (E /* PBXFileSystemSynchronizedBuildFileExceptionSet */, ); path = Sources; sourceTree = \"<group>\"; };"))
