@@ -73,10 +73,10 @@ enum PhasesBench {
             var expected = TreeStats()
             expected.walk(tree)
             if format == .binary {
-                report("open", args[0], bytes.count, try timed(seconds) { try BinaryPlistDocument(bytes) })
+                report("open", args[0], bytes.count, try measure(seconds: seconds) { try BinaryPlistDocument(bytes) })
             }
             var visited = CountingSink()
-            report("visit", args[0], bytes.count, try timed(seconds) { () throws -> Int in
+            report("visit", args[0], bytes.count, try measure(seconds: seconds) { () throws -> Int in
                 var sink = CountingSink()
                 try bytes.withUnsafeBytes { _ = try PropertyList.parse($0, into: &sink) }
                 visited = sink
@@ -87,24 +87,12 @@ enum PhasesBench {
                 StreamBench.complain("phases: the visit counted \(visited.stats) but the tree holds \(expected)\n")
                 return 1
             }
-            report("materialise", args[0], bytes.count, try timed(seconds) { try PropertyList.read(bytes).value })
+            report("materialise", args[0], bytes.count, try measure(seconds: seconds) { try PropertyList.read(bytes).value })
             return 0
         } catch {
             StreamBench.complain("\(args[0]): \(error)\n")
             return 1
         }
-    }
-
-    /// Per-iteration times of `body` for about `seconds` (at least three iterations), after one untimed call.
-    static func timed<T>(_ seconds: Double, _ body: () throws -> T) rethrows -> [UInt64] {
-        let first = try body()
-        withExtendedLifetime(first) {}
-        let start = nowNs()
-        var samples: [UInt64] = []
-        while samples.count < 3 || Double(nowNs() - start) < seconds * 1e9 {
-            samples += try measure(iterations: 1, body)
-        }
-        return samples
     }
 
     static func report(_ phase: String, _ file: String, _ bytes: Int, _ samples: [UInt64]) {

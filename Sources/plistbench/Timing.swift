@@ -22,6 +22,18 @@ func measure<T>(iterations: Int, _ body: () throws -> T) rethrows -> [UInt64] {
     return samples
 }
 
+/// Per-iteration timings of `body` for about `seconds` (at least three iterations), after one untimed call.
+func measure<T>(seconds: Double, _ body: () throws -> T) rethrows -> [UInt64] {
+    let first = try body()
+    withExtendedLifetime(first) {}
+    let start = nowNs()
+    var samples: [UInt64] = []
+    while samples.count < 3 || Double(nowNs() - start) < seconds * 1e9 {
+        samples += try measure(iterations: 1, body)
+    }
+    return samples
+}
+
 /// Summary statistics of timing samples.
 struct Stats {
     var median: Double, min: UInt64, max: UInt64, mean: Double

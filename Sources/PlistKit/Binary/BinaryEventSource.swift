@@ -252,12 +252,14 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         // (No closures here, `map` or `&&`'s: capturing `self` copies the whole source, 512 bytes, per dictionary.)
         var keysKnown = false
         if let cached { keysKnown = try sink.beginDictionary(count: count, keysFromSlot: cached, at: range(offset)) }
-        let stringStart = keyStrings.count, positionStart = keyPositions.count
-        var large = false, keyStart = positionStart
+        // Where this dictionary's keys start on the stack `readKeys` puts them on (`keyStrings` or `keyPositions`).
+        var asStrings = false, keyStart = keyPositions.count
         var keys = ChildKeys.known(keyRefs: keyRefs)
         if !keysKnown {
-            let (distinct, asStrings) = try readKeys(count, keyRefs: keyRefs)
-            if asStrings { (large, keyStart) = (true, stringStart) }
+            let stringStart = keyStrings.count
+            let distinct: Bool
+            (distinct, asStrings) = try readKeys(count, keyRefs: keyRefs)
+            if asStrings { keyStart = stringStart }
             try sink.beginDictionary(count: count, at: range(offset))
             if distinct {
                 sink.declareDistinctKeys()
@@ -269,7 +271,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
                 }
             }
             if case .known = keys {
-                keys = large ? .strings(keyRefs: keyRefs, start: keyStart) : .positions(keyRefs: keyRefs, start: keyStart, distinct: distinct)
+                keys = asStrings ? .strings(keyRefs: keyRefs, start: keyStart) : .positions(keyRefs: keyRefs, start: keyStart, distinct: distinct)
             }
         }
         // (After a failure the whole reading is abandoned, stacks and all: nothing to pop then.)
@@ -277,7 +279,7 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         case .none, .known, .taken: try values(count, valueRefs: valueRefs, keys: keys)
         case .positions, .strings: try entries(count, valueRefs: valueRefs, keys: keys, at: offset)
         }
-        if !keysKnown { if large { keyStrings.pop(from: keyStart) } else { keyPositions.pop(from: keyStart) } }
+        if !keysKnown { if asStrings { keyStrings.pop(from: keyStart) } else { keyPositions.pop(from: keyStart) } }
         try sink.endDictionary(at: range(offset))
         if keysKnown { return }
         // (A sink that merged repeated keys holds fewer keys than `count`, and will not match this slot again.)

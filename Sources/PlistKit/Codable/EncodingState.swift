@@ -171,10 +171,10 @@ final class PlistEncodingState: Encoder {
             if matched >= 0 {
                 let template = frames[i].template
                 if matched == template.keys.count {
-                    return .dictionary(PlistDictionary(uniqueKeys: template.keys, values: values, index: template.index))
+                    return .dictionary(PlistDictionary(uniqueKeys: template.keys, values: values, sharing: template.index))
                 }
                 // A prefix of unique keys is unique.
-                return .dictionary(PlistDictionary(uniqueKeys: Array(template.keys[..<matched]), values: values, index: nil))
+                return .dictionary(PlistDictionary(uniqueKeys: Array(template.keys[..<matched]), values: values, sharing: nil))
             }
             var keys: [String] = []
             swap(&keys, &frames[i].keys)

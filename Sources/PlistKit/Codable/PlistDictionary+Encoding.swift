@@ -10,7 +10,7 @@ struct KeyTemplate {
 extension PlistDictionary {
     /// A dictionary over keys already known to be unique, sharing `index` (which must be that of these very keys;
     /// without one, the first lookup builds it).
-    init(uniqueKeys keys: [String], values: [PlistValue], index: PlistKeyIndexBox?) {
+    init(uniqueKeys keys: [String], values: [PlistValue], sharing index: PlistKeyIndexBox?) {
         self = keys.withUnsafeBufferPointer { k in
             values.withUnsafeBufferPointer { v in PlistDictionary(uniqueKeys: k, values: v, sharing: index) }
         }
@@ -21,7 +21,7 @@ extension PlistDictionary {
     init(encodedKeys keys: [String], values: [PlistValue]) {
         let (index, duplicate) = PlistKeyIndex.forDictionary(keys)
         if duplicate == nil {
-            self.init(uniqueKeys: keys, values: values, index: index.map(PlistKeyIndexBox.init))
+            self.init(uniqueKeys: keys, values: values, sharing: index.map(PlistKeyIndexBox.init))
             return
         }
         self.init(minimumCapacity: keys.count)

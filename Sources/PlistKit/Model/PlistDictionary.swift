@@ -80,9 +80,6 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         try withEntries { try body(KeyColumn($0)) }
     }
 
-    /// The hash index, if a lookup has built it (or the dictionary shares one); nil for a small dictionary.
-    var keyIndex: PlistKeyIndex? { storage?.indexBox.map { $0.takeUnretainedValue().index } }
-
     /// The key at `position` (which must be valid).
     func key(at position: Int) -> String {
         precondition(position >= 0 && position < count, "PlistDictionary index out of range")
@@ -122,7 +119,8 @@ public struct PlistDictionary: @unchecked Sendable, Hashable, RandomAccessCollec
         storage = .filled(count: keys.count, index: index.map(Unmanaged.passUnretained)) { Entry(key: keys[$0], value: values[$0]) }
     }
 
-    /// The index, if there is one, for dictionaries of the same keys in the same order to share.
+    /// The hash index, if a lookup has built it (or the dictionary shares one; nil for a small dictionary), for
+    /// dictionaries of the same keys in the same order to share.
     var sharedIndex: PlistKeyIndexBox? { storage?.indexBox?.takeUnretainedValue() }
 
     /// A dictionary with the keys of `model` and `model.count` values moved out of `values`. A key set used again is

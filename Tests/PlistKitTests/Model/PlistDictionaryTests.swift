@@ -91,7 +91,7 @@ import TestSupport
             // After a lookup the index exists exactly past the threshold: built on the way up (by the first lookup,
             // then kept up to date by appends), dropped on the way down.
             _ = d.index(forKey: key)
-            #expect((d.keyIndex != nil) == (d.count > PlistDictionary.indexThreshold))
+            #expect((d.sharedIndex != nil) == (d.count > PlistDictionary.indexThreshold))
             if d.count > PlistDictionary.indexThreshold { wasIndexed = true } else if wasIndexed { shrankBack = true }
         }
         #expect(wasIndexed && shrankBack, "the edits crossed the index threshold both ways")

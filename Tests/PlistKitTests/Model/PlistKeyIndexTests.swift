@@ -32,7 +32,7 @@ import TestSupport
             #expect(d.index(forKey: k) == i)
         }
         // Lookups have built the index exactly when the dictionary is past the threshold.
-        #expect((d.keyIndex != nil) == (keys.count > PlistDictionary.indexThreshold))
+        #expect((d.sharedIndex != nil) == (keys.count > PlistDictionary.indexThreshold))
         // Absent keys: prefixes, canonical equivalents of present keys, and a long miss.
         #expect(d.index(forKey: "k") == nil)
         #expect(d.index(forKey: "caf\u{E9}") == nil)
@@ -93,10 +93,10 @@ import TestSupport
         let keys = (0..<20).map { "key\($0)" }
         for k in keys { d[k] = .string(k) }
         for k in keys.prefix(15) { d.removeValue(forKey: k) }
-        #expect(d.keyIndex == nil)
+        #expect(d.sharedIndex == nil)
         #expect(d.keys == Array(keys.suffix(5)))
         for k in keys.prefix(15).reversed() { d[k] = .string(k + "!") }
-        #expect(d.keyIndex != nil)
+        #expect(d.sharedIndex != nil)
         #expect(d.keys == Array(keys.suffix(5)) + keys.prefix(15).reversed())
         for k in keys.prefix(15) { #expect(d[k] == .string(k + "!")) }
         for k in keys.suffix(5) { #expect(d[k] == .string(k)) }
@@ -157,7 +157,7 @@ import TestSupport
             for (i, k) in recordKeys.enumerated() where d[k] != .integer(PlistInteger(r * 1000 + i)) {
                 Issue.record("record \(r) key \(k)")
             }
-            #expect(d.keyIndex != nil, "lookups in a large dictionary build its index")
+            #expect(d.sharedIndex != nil, "lookups in a large dictionary build its index")
             all.append(d)
         }
         // Mutating one record must leave the others (which may share its key array and index) alone.
@@ -198,10 +198,10 @@ import TestSupport
         guard case .array(let records)? = value["varied"], records.count == 6 else { Issue.record("unexpected shape"); return }
         for (r, record) in records.enumerated().dropFirst(2) {
             let d = try #require(record.dictionaryValue)
-            #expect(d.keyIndex == nil, "record \(r): no lookup yet")
+            #expect(d.sharedIndex == nil, "record \(r): no lookup yet")
             for i in 0..<(20 + r) { #expect(d["field \(i)"] == .integer(PlistInteger(r * 1000 + i))) }
             #expect(d.index(forKey: "field \(20 + r)") == nil)
-            #expect(d.keyIndex != nil, "record \(r): indexed by its lookups")
+            #expect(d.sharedIndex != nil, "record \(r): indexed by its lookups")
         }
         // Every record of one key set after the first is made from the first one's keys, and shares its index.
         guard case .array(let read)? = value["records"] else { Issue.record("no records"); return }
@@ -220,7 +220,7 @@ import TestSupport
         let d = keys.withUnsafeBufferPointer { k in
             values.withUnsafeBufferPointer { v in PlistDictionary(uniqueKeys: k, values: v, sharing: nil) }
         }
-        #expect(d.keyIndex == nil)
+        #expect(d.sharedIndex == nil)
         let wrong = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             var misses = 0
@@ -229,7 +229,7 @@ import TestSupport
             wrong.withLock { $0 += misses }
         }
         #expect(wrong.withLock { $0 } == 0)
-        #expect(d.keyIndex != nil)
+        #expect(d.sharedIndex != nil)
         let first = d.sharedIndex
         _ = d.index(forKey: keys[0])
         #expect(d.sharedIndex === first, "a published index is kept")
