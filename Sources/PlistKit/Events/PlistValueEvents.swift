@@ -80,6 +80,11 @@ enum UTF16KeyOrder: KeyOrdering {
 enum PlistValueEvents<Sink: PlistEventSink, Order: KeyOrdering> {
     /// Sends `value` (and everything inside it) to `sink`.
     static func send(_ value: PlistValue, to sink: inout Sink) throws {
+        var memo = KeyOrderMemo()
+        try send(value, to: &sink, memo: &memo)
+    }
+
+    private static func send(_ value: PlistValue, to sink: inout Sink, memo: inout KeyOrderMemo) throws {
         let here = 0..<0
         switch value {
         case .array(let elements):
@@ -87,7 +92,7 @@ enum PlistValueEvents<Sink: PlistEventSink, Order: KeyOrdering> {
             try elements.withUnsafeBufferPointer { elements in
                 for i in 0..<elements.count {
                     do {
-                        try send(elements[i], to: &sink)
+                        try send(elements[i], to: &sink, memo: &memo)
                     } catch let e as PlistError {
                         throw e.inside(String(i))
                     }
@@ -97,13 +102,17 @@ enum PlistValueEvents<Sink: PlistEventSink, Order: KeyOrdering> {
         case .dictionary(let d):
             try sink.beginDictionary(count: d.count, at: here)
             sink.declareDistinctKeys()
-            try KeySorting.withOrder(d, sorted: Order.sorts, by: Order.less) { entries, order in
-                for i in order {
-                    do {
-                        try sink.key(entries[i].key, at: here)
-                        try send(entries[i].value, to: &sink)
-                    } catch let e as PlistError {
-                        throw e.inside(entries[i].key)
+            try d.withEntries { entries in
+                try withUnsafeTemporaryAllocation(of: Int.self, capacity: entries.count) { order in
+                    // The order is settled before any child is sent (their walk uses the memo too).
+                    if Order.sorts { memo.sort(KeyColumn(entries), by: Order.less, into: order) } else { KeySorting.identity(order) }
+                    for i in order {
+                        do {
+                            try sink.key(entries[i].key, at: here)
+                            try send(entries[i].value, to: &sink, memo: &memo)
+                        } catch let e as PlistError {
+                            throw e.inside(entries[i].key)
+                        }
                     }
                 }
             }

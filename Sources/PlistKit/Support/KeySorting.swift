@@ -29,60 +29,125 @@ enum KeySorting {
         return x < y
     }
 
-    /// The entries of `d` and their positions in the order a writer needs: UTF-16 key order when `sorted`, else
-    /// insertion order. Calls `body` with them (without allocating for small dictionaries).
-    @inline(__always)
-    static func withOrder<R>(
-        _ d: PlistDictionary, sorted: Bool,
-        _ body: (UnsafeBufferPointer<PlistDictionary.Entry>, UnsafeBufferPointer<Int>) throws -> R
-    ) rethrows -> R {
-        try withOrder(d, sorted: sorted, by: utf16Less, body)
-    }
-
-    /// `withOrder` with another ordering (`less` must be a strict total order on distinct keys).
-    @inline(__always)
-    static func withOrder<R>(
-        _ d: PlistDictionary, sorted: Bool, by less: (String, String) -> Bool,
-        _ body: (UnsafeBufferPointer<PlistDictionary.Entry>, UnsafeBufferPointer<Int>) throws -> R
-    ) rethrows -> R {
-        try d.withEntries { entries in
-            try withOrder(KeyColumn(entries), sorted: sorted, by: less) { try body(entries, $0) }
-        }
-    }
-
-    @inline(__always)
-    private static func withOrder<R>(
-        _ keys: KeyColumn, sorted: Bool, by less: (String, String) -> Bool,
-        _ body: (UnsafeBufferPointer<Int>) throws -> R
-    ) rethrows -> R {
+    /// Fills `order` (room for `keys.count` positions, uninitialized) with the positions of `keys` in `less` order;
+    /// returns whether that differs from their own order.
+    @inline(__always) @discardableResult
+    static func sort(_ keys: KeyColumn, by less: (String, String) -> Bool, into order: UnsafeMutableBufferPointer<Int>) -> Bool {
         let n = keys.count
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { order in
-            for i in 0..<n { order.initializeElement(at: i, to: i) }
-            if sorted && n > 1 {
-                var inOrder = true
-                for i in 1..<n where !less(keys[i - 1], keys[i]) {
-                    inOrder = false
-                    break
+        identity(order)
+        guard n > 1 else { return false }
+        var inOrder = true
+        for i in 1..<n where !less(keys[i - 1], keys[i]) {
+            inOrder = false
+            break
+        }
+        if inOrder { return false }
+        if n <= 24 {
+            // Insertion sort: short dictionaries dominate plists.
+            for i in 1..<n {
+                let v = order[i]
+                var j = i
+                while j > 0 && less(keys[v], keys[order[j - 1]]) {
+                    order[j] = order[j - 1]
+                    j -= 1
                 }
-                if !inOrder {
-                    if n <= 24 {
-                        // Insertion sort: short dictionaries dominate plists.
-                        for i in 1..<n {
-                            let v = order[i]
-                            var j = i
-                            while j > 0 && less(keys[v], keys[order[j - 1]]) {
-                                order[j] = order[j - 1]
-                                j -= 1
-                            }
-                            order[j] = v
-                        }
-                    } else {
-                        var all = order
-                        all.sort { less(keys[$0], keys[$1]) }
-                    }
-                }
+                order[j] = v
             }
-            return try body(UnsafeBufferPointer(order))
+        } else {
+            var all = UnsafeMutableBufferPointer(rebasing: order[0..<n])
+            all.sort { less(keys[$0], keys[$1]) }
+        }
+        return true
+    }
+
+    /// Fills `order` with 0, 1, 2, …
+    @inline(__always)
+    static func identity(_ order: UnsafeMutableBufferPointer<Int>) {
+        for i in 0..<order.count { order.initializeElement(at: i, to: i) }
+    }
+}
+
+/// The key orders of dictionaries sorted recently in one walk of a tree, so that a dictionary whose keys are those of
+/// one sorted before — the same `String` values bit for bit, as the records of one key set are (a binary reader's
+/// shared key set, an encoder's template) and as equal short keys are (stored inline) — takes its order without
+/// comparing a key.
+///
+/// Valid for one walk only: the bits stand for a key only while the tree that holds it is alive and unchanged, which
+/// a walk that borrows the tree guarantees (no key's storage can be freed and reused for other text meanwhile).
+struct KeyOrderMemo {
+    private struct Slot {
+        var words: [UInt64] = []
+        var order: [Int] = []
+        /// When the slot was last used (`clock`), to replace the older of a pair.
+        var used: UInt64 = 0
+    }
+
+    /// Two-way set associative, chosen by key count and first key: records of two shapes (an optional key present or
+    /// not) and the dictionaries nested in them keep a slot each. Allocated by the first order stored, so a walk that
+    /// stores none (most small files') pays nothing for it.
+    private var slots: [Slot] = []
+    private var clock: UInt64 = 0
+    /// Orders stored since the last hit, and dictionaries passed over since the memo stopped storing every order.
+    private var missesInARow = 0
+    private var skipped = 0
+    /// Larger dictionaries are sorted each time (rare, and comparing their keys' bits costs more).
+    private static var maxKeys: Int { 64 }
+
+    /// Fills `order` (room for `keys.count` positions, uninitialized) as `KeySorting.sort` does.
+    ///
+    /// Only an order that differs from the keys' own is stored (checking that keys are in order costs about what a
+    /// hit does), and after 256 stores in a row without a hit only one in 64: a configuration file's dictionaries
+    /// rarely share keys, and storing each one's order made writing them 11 % slower (measured).
+    mutating func sort(_ keys: KeyColumn, by less: (String, String) -> Bool, into order: UnsafeMutableBufferPointer<Int>) {
+        let n = keys.count
+        guard n > 1, n <= Self.maxKeys else {
+            KeySorting.sort(keys, by: less, into: order)
+            return
+        }
+        clock &+= 1
+        let pair = Self.pair(keys)
+        for s in pair..<pair + 2 where s < slots.count && Self.matches(slots[s].words, keys) {
+            _ = order.initialize(from: slots[s].order)
+            slots[s].used = clock
+            missesInARow = 0
+            return
+        }
+        guard KeySorting.sort(keys, by: less, into: order) else { return }
+        if missesInARow >= 256 {
+            skipped &+= 1
+            guard skipped & 63 == 0 else { return }
+        }
+        missesInARow += 1
+        if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
+        let s = slots[pair].used <= slots[pair + 1].used ? pair : pair + 1
+        slots[s].used = clock
+        slots[s].words.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            slots[s].words.append(Self.word(keys, i, 0))
+            slots[s].words.append(Self.word(keys, i, 1))
+        }
+        slots[s].order.removeAll(keepingCapacity: true)
+        slots[s].order.append(contentsOf: order)
+    }
+
+    /// Word `w` (0 or 1) of key `i`'s `String` value.
+    @inline(__always) private static func word(_ keys: KeyColumn, _ i: Int, _ w: Int) -> UInt64 {
+        keys.base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: i &* keys.stride &+ 8 &* w, as: UInt64.self)
+    }
+
+    /// The first slot of the pair for `keys`.
+    @inline(__always) private static func pair(_ keys: KeyColumn) -> Int {
+        let h = (UInt64(keys.count) ^ word(keys, 0, 0) ^ word(keys, 0, 1) &* 31) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: h >> 61) &* 2
+    }
+
+    @inline(__always) private static func matches(_ words: [UInt64], _ keys: KeyColumn) -> Bool {
+        guard words.count == 2 &* keys.count else { return false }
+        return words.withUnsafeBufferPointer { w in
+            for i in 0..<keys.count where w[2 &* i] != word(keys, i, 0) || w[2 &* i &+ 1] != word(keys, i, 1) {
+                return false
+            }
+            return true
         }
     }
 }
