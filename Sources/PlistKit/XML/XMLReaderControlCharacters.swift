@@ -36,12 +36,12 @@ enum XMLReaderControlCharacters {
         // Every document pays for this scan: skip eight bytes at a time while none is a control character other
         // than tab and LF (indentation and line ends are everywhere) or a stand-in's lead byte.
         while i < n {
-            while i + 8 <= stretchEnd {
-                let word = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let controls = SWAR.maskLess(word, 0x20) & ~SWAR.maskEqual(word, 0x09) & ~SWAR.maskEqual(word, 0x0A)
-                if controls | SWAR.maskEqual(word, lead.0) | SWAR.maskEqual(word, 0xEF) != 0 { break }
-                i += 8
-            }
+            // Thirty-two bytes a test where they can, then eight.
+            while i + 32 <= stretchEnd, lookMask(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                | lookMask(b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                | lookMask(b.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+                | lookMask(b.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) == 0 { i += 32 }
+            while i + 8 <= stretchEnd, !mayNeedALook(b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
             if stretchEnd < n, i + 8 > stretchEnd {
                 pages?.passed(offset: i)
                 stretchEnd = min(n, stretchEnd + stretch)
@@ -57,6 +57,24 @@ enum XMLReaderControlCharacters {
             i += 1
         }
         return found && (declaredEncodingIgnored || declaresUTF8OrNothing(b))
+    }
+
+    /// Whether some byte of `word` is a control character other than tab and LF, or 0xEF or above (a stand-in's lead
+    /// byte F4 and U+FFFE/U+FFFF's EF among them; the bytes of F0–FF that are neither get a look they did not need).
+    /// Each test is exact per byte (no borrow crosses a byte: the sums are of seven-bit values): fifteen operations,
+    /// where four exact byte-equality masks took about thirty-five (measured: the scan was 6 % of the instructions of
+    /// an XML parse of `plistbench codable`'s records).
+    @inline(__always)
+    static func mayNeedALook(_ word: UInt64) -> Bool { lookMask(word) != 0 }
+
+    /// 0x80 in each byte of `word` that `mayNeedALook` looks for.
+    @inline(__always)
+    private static func lookMask(_ word: UInt64) -> UInt64 {
+        let low = word & ~SWAR.high
+        let below20 = ~(low &+ SWAR.ones &* 0x60) & ~word
+        let tabOrLF = (low &+ SWAR.ones &* (0x80 - 0x09)) & ~(low &+ SWAR.ones &* (0x80 - 0x0B))
+        let aboveEE = (low &+ SWAR.ones &* (0x80 - 0x6F)) & word
+        return (below20 & ~tabOrLF | aboveEE) & SWAR.high
     }
 
     /// Whether `b[i...]` starts with U+FFFE or U+FFFF (EF BF BE / EF BF BF), which XML forbids even as references
