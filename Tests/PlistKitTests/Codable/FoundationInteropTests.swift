@@ -51,6 +51,49 @@ import TestSupport
         #expect(try PlistDecoder().decode([Rich].self, fromValue: oursRich) == rich)
     }
 
+    /// The decoder remembers where the k-th key a type asks for sat in the previous record. Foundation's XML sorts
+    /// keys, so that place is rarely the declared one; records here change shape (optional keys come and go, which
+    /// moves the keys after them) and ask for different keys at the same turn (a custom `init(from:)` whose reading
+    /// order depends on a field), so a remembered place that is wrong must be noticed every time.
+    @Test func recordsOfChangingShapeDecodeFromSortedKeys() throws {
+        struct Shifty: Codable, Equatable {
+            var zulu: Int, alpha: String?, mike: [Int], bravo: Bool?, yankee: Double, reversed: Bool
+            enum CodingKeys: String, CodingKey { case zulu, alpha, mike, bravo, yankee, reversed }
+            init(zulu: Int, alpha: String?, mike: [Int], bravo: Bool?, yankee: Double, reversed: Bool) {
+                (self.zulu, self.alpha, self.mike, self.bravo, self.yankee, self.reversed) = (zulu, alpha, mike, bravo, yankee, reversed)
+            }
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                reversed = try c.decode(Bool.self, forKey: .reversed)
+                if reversed {
+                    yankee = try c.decode(Double.self, forKey: .yankee)
+                    bravo = try c.decodeIfPresent(Bool.self, forKey: .bravo)
+                    mike = try c.decode([Int].self, forKey: .mike)
+                    alpha = try c.decodeIfPresent(String.self, forKey: .alpha)
+                    zulu = try c.decode(Int.self, forKey: .zulu)
+                } else {
+                    zulu = try c.decode(Int.self, forKey: .zulu)
+                    alpha = try c.decodeIfPresent(String.self, forKey: .alpha)
+                    mike = try c.decode([Int].self, forKey: .mike)
+                    bravo = try c.decodeIfPresent(Bool.self, forKey: .bravo)
+                    yankee = try c.decode(Double.self, forKey: .yankee)
+                }
+            }
+        }
+        var r = SeededGenerator(seed: 3)
+        var records: [Shifty] = []
+        for i in 0..<500 {
+            let alpha: String? = Bool.random(using: &r) ? "a\(i)" : nil
+            let bravo: Bool? = i % 3 == 0 ? nil : i % 2 == 0
+            let reversed = Int.random(in: 0..<4, using: &r) == 0
+            records.append(Shifty(zulu: i, alpha: alpha, mike: Array(0..<(i % 4)), bravo: bravo, yankee: Double(i) / 8, reversed: reversed))
+        }
+        for format in Self.formats {
+            let data = try foundationEncoder(format).encode(records)
+            #expect(try PlistDecoder().decode([Shifty].self, from: data) == records)
+        }
+    }
+
     @Test(arguments: formats)
     func foundationEncodedTreesDecode(_ format: PropertyListSerialization.PropertyListFormat) throws {
         for seed in 0..<3 {
