@@ -59,16 +59,17 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
                 + (dictionary.isEmpty ? " (it is empty)." : " (its keys: \(available)\(more)).")))
     }
 
-    @inline(__always) private func scalar<R>(_ key: Key, _ body: (PlistValue, CodingPathElement) throws -> R) throws -> R {
+    /// `body` gets the value and how to make its path element, which only an error needs (see `decodeLevel`).
+    @inline(__always) private func scalar<R>(_ key: Key, _ body: (PlistValue, () -> CodingPathElement) throws -> R) throws -> R {
         let v = try require(key)
-        if depth < 0 { return try atPath(state, detachedPath) { try body(v, .key(key)) } }
-        return try body(v, .key(key))
+        if depth < 0 { return try atPath(state, detachedPath) { try body(v, { .key(key) }) } }
+        return try body(v, { .key(key) })
     }
 
-    @inline(__always) private func scalarIfPresent<R>(_ key: Key, _ body: (PlistValue, CodingPathElement) throws -> R) throws -> R? {
+    @inline(__always) private func scalarIfPresent<R>(_ key: Key, _ body: (PlistValue, () -> CodingPathElement) throws -> R) throws -> R? {
         guard let v = try present(key) else { return nil }
-        if depth < 0 { return try atPath(state, detachedPath) { try body(v, .key(key)) } }
-        return try body(v, .key(key))
+        if depth < 0 { return try atPath(state, detachedPath) { try body(v, { .key(key) }) } }
+        return try body(v, { .key(key) })
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -76,40 +77,40 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return false
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try state.unboxBool($0, at: $1) } }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try state.unboxString($0, at: $1) } }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try state.unboxFloat($0, type, at: $1) } }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { try state.unboxFloat($0, type, at: $1) } }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { try state.unboxInteger($0, type, at: $1) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try state.unboxBool($0, at: $1()) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try state.unboxString($0, at: $1()) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try state.unboxFloat($0, type, at: $1()) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { try state.unboxFloat($0, type, at: $1()) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { try state.unboxInteger($0, type, at: $1()) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try require(key)
         return try state.decodeNested(type, from: v, at: .key(key), depth: Int(depth), detachedPath: depth < 0 ? detachedPath : nil)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(key) { try state.unboxBool($0, at: $1) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try scalarIfPresent(key) { try state.unboxString($0, at: $1) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try scalarIfPresent(key) { try state.unboxFloat($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try scalarIfPresent(key) { try state.unboxFloat($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1) } }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(key) { try state.unboxBool($0, at: $1()) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try scalarIfPresent(key) { try state.unboxString($0, at: $1()) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try scalarIfPresent(key) { try state.unboxFloat($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try scalarIfPresent(key) { try state.unboxFloat($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(key) { try state.unboxInteger($0, type, at: $1()) } }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let v = try present(key) else { return nil }
