@@ -71,7 +71,7 @@ final class PlistDecodingState: Decoder {
     ///
     /// The element is made only when it is needed (pushed for a nested value, or named by an error): a key is an
     /// existential, and making and destroying one for every scalar went through the runtime's value witnesses
-    /// (measured with callgrind on `plistbench codable`'s XML records: about 2 % of a decode).
+    /// (measured with callgrind on `plistbench codable`'s records: 2 % of an XML decode, 7 % of a binary one).
     func decodeLevel<T: Decodable>(_ type: T.Type, from value: PlistValue, at element: @autoclosure () -> CodingPathElement?) throws -> T {
         let kind = NativeType.of(T.self)
         if kind != .none { return try decodeNative(kind, from: value, at: element()) }
