@@ -380,10 +380,7 @@ final class XMLEventSource {
     func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
         guard !failed, count > 0 else { return }
         if let t = scalar {
-            if t == .true || t == .false {
-                fail(.invalidValue, "encountered non-empty <\(t.name)>")
-                return
-            }
+            if t == .true || t == .false { return failNonEmpty(t) }
             if textCount + count > textCapacity {
                 // Bounded by the input: libxml2 caps a text node at 10 MB.
                 textCapacity = max(2 * textCapacity, textCount + count)
@@ -411,12 +408,19 @@ final class XMLEventSource {
                 continue
             }
             i += 1
-            if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) {
-                let where_ = frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element"
-                fail(.syntax, "unexpected text \(where_)", offset: cursor.textOffset(bytes, i - 1), exact: true)
-                return
-            }
+            if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) { return failUnexpectedText(bytes, at: i - 1) }
         }
+    }
+
+    // The errors of `characters`, out of line: building their messages inline gave the function, which libxml2
+    // calls for every run of text and white space, a 568-byte frame and six saved registers on every call.
+    @inline(never) private func failNonEmpty(_ t: Tag) {
+        fail(.invalidValue, "encountered non-empty <\(t.name)>")
+    }
+
+    @inline(never) private func failUnexpectedText(_ bytes: UnsafePointer<xmlChar>, at i: Int) {
+        let where_ = frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element"
+        fail(.syntax, "unexpected text \(where_)", offset: cursor.textOffset(bytes, i), exact: true)
     }
 
     /// Space, tab, LF or CR: XML's white space (`S` in the XML specification, production 3).

@@ -274,6 +274,20 @@ enum XMLReaderTesting {
         #expect(T.error("<?xml version=\"1.0\"?>\n<!-- only a comment -->\n")?.kind == .rootCount)
     }
 
+    /// Text inside `<true/>` or `<false/>` (CF's reader refuses it too): the element is named, and the error points
+    /// into it — from its start tag to its end tag (libxml2 may deliver white space only when it meets the end tag).
+    @Test func textInsideABooleanIsRefusedInsideTheElement() throws {
+        let cases: [(String, String, Int, ClosedRange<Int>)] = [
+            ("<plist><true>x</true></plist>", "true", 1, 8...15),
+            ("<plist>\n <false> </false></plist>", "false", 2, 2...10),
+        ]
+        for (doc, name, line, columns) in cases {
+            let e = try #require(T.error(doc), "accepted: \(doc.debugDescription)")
+            #expect(e.kind == .invalidValue && e.message.contains("non-empty <\(name)>"), "\(e)")
+            #expect(e.line == line && e.column.map { columns.contains($0) } == true, "\(doc.debugDescription): \(e)")
+        }
+    }
+
     @Test func grammarErrorsNameLineAndColumn() throws {
         let cases: [(String, PlistError.Kind, Int, Int)] = [
             ("<plist>\n<dict>\n  <key>a</key>\n</dict>\n</plist>", .syntax, 4, 1),
