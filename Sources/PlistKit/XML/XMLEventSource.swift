@@ -17,12 +17,18 @@ final class XMLEventSource {
 
     /// Records the first error and stops libxml2. The position is the start (`<`) of the tag the parser is at, or of
     /// the element that began at `offset` (unless `exact`); the key path is the reader's, then `relativePath`.
-    func fail(_ kind: PlistError.Kind, _ message: String, offset: Int? = nil, exact: Bool = false, relativePath: KeyPath? = nil) {
+    /// Out of line, with the message made only here: the event handlers libxml2 calls for every element and run of
+    /// text would otherwise carry the message building of each of their errors (large frames, saved registers).
+    @inline(never)
+    func fail(
+        _ kind: PlistError.Kind, _ message: @autoclosure () -> String, offset: Int? = nil, exact: Bool = false,
+        relativePath: KeyPath? = nil
+    ) {
         guard !failed else { return }
         let at = offset ?? cursor.offset
         var path = keyPath
         if let relativePath { path = KeyPath(components: path.components + relativePath.components) }
-        record(PlistError(kind, message, format: .xml, offset: exact ? at : tagStart(at), keyPath: path))
+        record(PlistError(kind, message(), format: .xml, offset: exact ? at : tagStart(at), keyPath: path))
     }
 
     /// The `<` of the tag that `offset` (inside or just after it) belongs to: found in the parsed bytes, which hold
@@ -380,7 +386,10 @@ final class XMLEventSource {
     func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
         guard !failed, count > 0 else { return }
         if let t = scalar {
-            if t == .true || t == .false { return failNonEmpty(t) }
+            if t == .true || t == .false {
+                fail(.invalidValue, "encountered non-empty <\(t.name)>")
+                return
+            }
             if textCount + count > textCapacity {
                 // Bounded by the input: libxml2 caps a text node at 10 MB.
                 textCapacity = max(2 * textCapacity, textCount + count)
@@ -408,19 +417,12 @@ final class XMLEventSource {
                 continue
             }
             i += 1
-            if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) { return failUnexpectedText(bytes, at: i - 1) }
+            if !(c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) {
+                fail(.syntax, "unexpected text \(frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element")",
+                     offset: cursor.textOffset(bytes, i - 1), exact: true)
+                return
+            }
         }
-    }
-
-    // The errors of `characters`, out of line: building their messages inline gave the function, which libxml2
-    // calls for every run of text and white space, a 568-byte frame and six saved registers on every call.
-    @inline(never) private func failNonEmpty(_ t: Tag) {
-        fail(.invalidValue, "encountered non-empty <\(t.name)>")
-    }
-
-    @inline(never) private func failUnexpectedText(_ bytes: UnsafePointer<xmlChar>, at i: Int) {
-        let where_ = frames.last.map { "inside <\($0.tag.name)>" } ?? "outside the root element"
-        fail(.syntax, "unexpected text \(where_)", offset: cursor.textOffset(bytes, i), exact: true)
     }
 
     /// Space, tab, LF or CR: XML's white space (`S` in the XML specification, production 3).
