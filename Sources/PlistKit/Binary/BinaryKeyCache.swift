@@ -12,22 +12,17 @@ struct BinaryKeyCache {
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: 256)
-    private var missesInARow = 0
-    private var skipped = 0
+    private var backoff = CacheBackoff()
 
     /// The slot of the entry whose key references are byte-for-byte those at `keyRefs`, if any, and whether the
     /// cache was consulted (only then should the dictionary be stored after a miss).
     @inline(__always) mutating func lookup(base: UnsafeRawPointer, keyRefs: Int, count: Int, refSize: Int) -> (slot: Int?, probed: Bool) {
-        guard count >= 2 else { return (nil, false) }
-        if missesInARow >= 256 {
-            skipped &+= 1
-            guard skipped & 63 == 0 else { return (nil, false) }
-        }
+        guard count >= 2, backoff.allows() else { return (nil, false) }
         if let slot = match(base: base, keyRefs: keyRefs, count: count, refSize: refSize) {
-            missesInARow = 0
+            backoff.hit()
             return (slot, true)
         }
-        missesInARow += 1
+        backoff.miss()
         return (nil, true)
     }
 

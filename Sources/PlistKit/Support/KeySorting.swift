@@ -87,9 +87,8 @@ struct KeyOrderMemo {
     /// stores none (most small files') pays nothing for it.
     private var slots: [Slot] = []
     private var clock: UInt64 = 0
-    /// Orders stored since the last hit, and dictionaries passed over since the memo stopped storing every order.
-    private var missesInARow = 0
-    private var skipped = 0
+    /// Counts the orders stored since the last hit (a miss is a store).
+    private var backoff = CacheBackoff()
     /// Larger dictionaries are sorted each time (rare, and comparing their keys' bits costs more).
     private static var maxKeys: Int { 64 }
 
@@ -109,15 +108,11 @@ struct KeyOrderMemo {
         for s in pair..<pair + 2 where s < slots.count && Self.matches(slots[s].words, keys) {
             _ = order.initialize(from: slots[s].order)
             slots[s].used = clock
-            missesInARow = 0
+            backoff.hit()
             return
         }
-        guard KeySorting.sort(keys, by: less, into: order) else { return }
-        if missesInARow >= 256 {
-            skipped &+= 1
-            guard skipped & 63 == 0 else { return }
-        }
-        missesInARow += 1
+        guard KeySorting.sort(keys, by: less, into: order), backoff.allows() else { return }
+        backoff.miss()
         if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
         let s = slots[pair].used <= slots[pair + 1].used ? pair : pair + 1
         slots[s].used = clock
