@@ -59,6 +59,9 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
     /// strings for a large one.
     private var keyPositions = MoveStack<Int32>(capacity: 64)
     private var keyStrings = MoveStack<String>(capacity: 64)
+    /// Orders of key sets met before, for a writer's key order (a record's keys come from `keyTable`, the same
+    /// strings each time).
+    private var keyOrders = KeyOrderMemo()
 
     private static var notStarted: Int32 { 0 }
     private static var inProgress: Int32 { -1 }
@@ -348,9 +351,9 @@ struct BinaryEventSource<Sink: PlistEventSink, Order: KeyOrdering> {
         for i in 0..<count { keyStrings.append(try keyString(try table.reference(at: keyRefs + i * refSize))) }
         let base = keyStrings.base + keyStart
         let plan = try orderedEntries(
-            Order.self, count: count, policy: duplicateKeys, format: .binary,
-            offset: { [table] in try? table.objectOffset(try table.reference(at: keyRefs + $0 * refSize)) }
-        ) { base[$0] }
+            Order.self, keys: KeyColumn(UnsafeBufferPointer(start: base, count: count)), memo: &keyOrders,
+            policy: duplicateKeys, format: .binary,
+            offset: { [table] in try? table.objectOffset(try table.reference(at: keyRefs + $0 * refSize)) })
         if plan.count < count { skippedMergedValues = true }
         try sink.beginDictionary(count: plan.count, at: range(offset))
         sink.declareDistinctKeys()

@@ -20,42 +20,46 @@ enum AsWrittenKeyOrder: KeyOrdering {
     static var mergesDuplicates: Bool { false }
 }
 
-/// The entries of a dictionary of `count` keys (`key(i)`), in `Order`, one per key: among equal keys the
-/// duplicate-key policy chooses the value, as in a tree (`.lastWins`: the last value, at the first key's place when
-/// the order is the document's; `.reject`: an error at `offset` of the first key repeated). Returns (key index, value
-/// index) pairs.
+/// The entries of a dictionary whose keys are `keys`, in `Order`, one per key: among equal keys the duplicate-key
+/// policy chooses the value, as in a tree (`.lastWins`: the last value, at the first key's place when the order is
+/// the document's; `.reject`: an error at `offset` of the first key repeated). A key set sorted recently takes its
+/// order from `memo`. Returns (key index, value index) pairs.
 func orderedEntries<Order: KeyOrdering>(
-    _ order: Order.Type, count: Int, policy: DuplicateKeyPolicy, format: PlistFormat?, offset: (Int) -> Int?,
-    key: (Int) -> String
+    _ order: Order.Type, keys: KeyColumn, memo: inout KeyOrderMemo, policy: DuplicateKeyPolicy, format: PlistFormat?,
+    offset: (Int) -> Int?
 ) throws -> [(key: Int, value: Int)] {
     let policy = policy.resolved(for: format)
+    let count = keys.count
     var out: [(key: Int, value: Int)] = []
     out.reserveCapacity(count)
     if policy == .reject {
         // The first key repeated in document order is the one refused, as in the tree.
         var seen = Set<ExactKey>()
-        for i in 0..<count where !seen.insert(ExactKey(key(i))).inserted {
-            _ = try policy.keepsLater(key(i), at: offset(i), format: format)
+        for i in 0..<count where !seen.insert(ExactKey(keys[i])).inserted {
+            _ = try policy.keepsLater(keys[i], at: offset(i), format: format)
         }
     }
     if Order.sorts {
-        let sorted = (0..<count).sorted { a, b in Order.less(key(a), key(b)) || (!Order.less(key(b), key(a)) && a < b) }
-        for i in sorted {
-            if let last = out.last, exactKeyBytesEqual(key(last.key), key(i)) {
-                if try policy.keepsLater(key(i), at: nil, format: nil) { out[out.count - 1].value = i }
-                continue
+        // Stable: equal keys stay in document order, so the policy sees them as the tree does.
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { sorted in
+            memo.sort(keys, by: Order.less, into: sorted)
+            for i in sorted {
+                if let last = out.last, exactKeyBytesEqual(keys[last.key], keys[i]) {
+                    if try policy.keepsLater(keys[i], at: nil, format: nil) { out[out.count - 1].value = i }
+                    continue
+                }
+                out.append((i, i))
             }
-            out.append((i, i))
         }
         return out
     }
     var position: [ExactKey: Int] = [:]
     for i in 0..<count {
-        if let at = position[ExactKey(key(i))] {
-            if try policy.keepsLater(key(i), at: nil, format: nil) { out[at].value = i }
+        if let at = position[ExactKey(keys[i])] {
+            if try policy.keepsLater(keys[i], at: nil, format: nil) { out[at].value = i }
             continue
         }
-        position[ExactKey(key(i))] = out.count
+        position[ExactKey(keys[i])] = out.count
         out.append((i, i))
     }
     return out

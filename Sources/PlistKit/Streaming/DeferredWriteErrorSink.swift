@@ -6,6 +6,8 @@ struct DeferredWriteErrorSink<Writer: PlistEventSink>: PlistEventSink {
     var writer: Writer
     /// The writer's first error, with the key path of the value it refused.
     private(set) var deferred: PlistError?
+    /// `deferred != nil`, kept apart: testing the optional error copied it on every event (measured).
+    private var failed = false
     /// Where the stream is: per open container, the next array index or the current key.
     private var path: [(index: Int, key: String?)] = []
 
@@ -22,7 +24,7 @@ struct DeferredWriteErrorSink<Writer: PlistEventSink>: PlistEventSink {
     /// Runs `body` on the writer unless it has failed; a failure is kept (not thrown) with the stream's key path.
     @inline(__always)
     private mutating func send(_ body: (inout Writer) throws -> Void) {
-        guard deferred == nil else { return }
+        guard !failed else { return }
         do {
             try body(&writer)
         } catch let e as PlistError {
@@ -30,8 +32,10 @@ struct DeferredWriteErrorSink<Writer: PlistEventSink>: PlistEventSink {
             let components = currentPath + (e.keyPath?.components ?? [])
             if !components.isEmpty { e.keyPath = KeyPath(components: components) }
             deferred = e
+            failed = true
         } catch {
             deferred = PlistError(.io, "\(error)", keyPath: KeyPath(components: currentPath))
+            failed = true
         }
     }
 

@@ -11,6 +11,17 @@ struct LoggedEntry {
     var value: Int
     var offset: Int
     var index: Int
+    /// Where the value's records end in the log (0 where no log holds the value), so that a replay reads just them.
+    var valueEnd = 0
+}
+
+extension KeyColumn {
+    /// The keys of `entries`, in place.
+    init(_ entries: UnsafeBufferPointer<LoggedEntry>) {
+        base = entries.baseAddress.map { UnsafeRawPointer(UnsafeMutablePointer(mutating: $0).pointer(to: \.key)!) }
+        stride = MemoryLayout<LoggedEntry>.stride
+        count = entries.count
+    }
 }
 
 /// The entries of a dictionary too large to order in memory (an iTunes library's `Tracks` has millions): sorted a
@@ -159,7 +170,7 @@ final class EntryRuns<Order: KeyOrdering> {
         }
     }
 
-    /// Writes one run: entries as a key length, the key's UTF-8 bytes, and the value position, key offset and index
+    /// Writes one run: entries as a key length, the key's UTF-8 bytes, and the value position, key offset, index and value end
     /// (each a variable-length number).
     private struct RunWriter {
         let runs: EntryRuns
@@ -181,6 +192,7 @@ final class EntryRuns<Order: KeyOrdering> {
             appendNumber(e.value)
             appendNumber(e.offset)
             appendNumber(e.index)
+            appendNumber(e.valueEnd)
             if buffer.count >= EntryRuns.windowSize { try flush() }
         }
 
@@ -253,7 +265,8 @@ final class EntryRuns<Order: KeyOrdering> {
             let value = try number()
             let offset = try number()
             let index = try number()
-            return LoggedEntry(key: key, value: value, offset: offset, index: index)
+            let valueEnd = try number()
+            return LoggedEntry(key: key, value: value, offset: offset, index: index, valueEnd: valueEnd)
         }
     }
 

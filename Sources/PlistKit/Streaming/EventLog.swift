@@ -10,7 +10,7 @@ import FoundationEssentials
 /// is gone when the process is, whatever happens).
 ///
 /// A record is a tag byte and its payload: strings, keys and data carry a variable-length byte count, numbers, dates
-/// and UIDs eight bytes.
+/// and UIDs eight bytes, the beginning of a container where its records end.
 final class EventLog {
     enum Tag: UInt8 {
         case beginArray, endArray, beginDictionary, endDictionary, key, string, int64, uint64, real64, real32
@@ -60,6 +60,35 @@ final class EventLog {
 
     func append(_ tag: Tag) throws {
         tail.pointee.append(tag.rawValue)
+        try spillIfFull()
+    }
+
+    /// Begins a container (`tag` is `.beginArray` or `.beginDictionary`): its record holds where the container's
+    /// records end, filled in by `endContainer`, so that a reader skips it in one step. Returns where it begins.
+    func beginContainer(_ tag: Tag) throws -> Int {
+        let start = count
+        tail.pointee.append(tag.rawValue)
+        withUnsafeBytes(of: UInt64(0)) { tail.pointee.append($0) }
+        try spillIfFull()
+        return start
+    }
+
+    /// Ends the container begun at `start` with its end record (`tag`).
+    func endContainer(_ tag: Tag, begunAt start: Int) throws {
+        tail.pointee.append(tag.rawValue)
+        var end = UInt64(count).littleEndian
+        // A record is never split between the file and memory: it is in one or the other.
+        if start >= fileLength {
+            withUnsafeBytes(of: &end) { UnsafeMutableRawPointer(tail.pointee.bytes + (start + 1 - fileLength)).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+        } else {
+            try withUnsafeBytes(of: &end) { word in
+                var done = 0
+                while done < 8 {
+                    let n = try SystemCall.value { pwrite(file, word.baseAddress! + done, 8 - done, off_t(start + 1 + done)) }.get()
+                    done += n
+                }
+            }
+        }
         try spillIfFull()
     }
 
@@ -177,18 +206,43 @@ final class EventLog {
 
     // MARK: Reading
 
-    /// Reads records from a position onwards, through a window of the log.
+    /// Bytes read from the log's file for a `Reader`'s window, shared by the readers copied from it (`moved`) and
+    /// refilled in place only by a reader that holds them alone.
+    private final class WindowBuffer {
+        let bytes: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            bytes = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        deinit { bytes.deallocate() }
+    }
+
+    /// Reads records from a position onwards, through a window of the log: the log's memory itself where the
+    /// records are still there, a buffer read from its file where they are not. Valid until the log is next
+    /// appended to or emptied (a replay only reads).
     struct Reader {
         let log: EventLog
         private(set) var position: Int
         /// Where the last key read starts in the input.
         private(set) var keyOffset = 0
-        private var window: [UInt8] = []
+        /// Log bytes `windowStart ..< windowEnd` are at `window`.
+        private var window: UnsafePointer<UInt8>
         private var windowStart = 0
+        private var windowEnd = 0
+        private var buffer: WindowBuffer?
+        /// Where the records this reader was moved to end, when known (`moved(to:through:)`).
+        private var expectedEnd = 0
 
         init(_ log: EventLog, at position: Int) {
             self.log = log
             self.position = position
+            window = UnsafePointer(log.tail.pointee.bytes)
+            // The records in memory are the window; those in the file are read when reached.
+            windowStart = log.fileLength
+            windowEnd = log.count
         }
 
         /// A reader at `position` that keeps this one's window (a nested value usually lies inside it).
@@ -198,66 +252,119 @@ final class EventLog {
             return copy
         }
 
+        /// A reader at `position` for records that end at `end`: a window it must read from the file holds just
+        /// them (up to 64 KiB), not a fixed size — a sorted replay of a large dictionary jumps to each of millions
+        /// of values, and 4 KiB a jump read 16 times the bytes of a small one.
+        func moved(to position: Int, through end: Int) -> Reader {
+            var copy = moved(to: position)
+            copy.expectedEnd = end
+            return copy
+        }
+
         /// Makes `n` bytes from `position` available in the window.
-        private mutating func ensure(_ n: Int) throws {
-            if position >= windowStart, position + n <= windowStart + window.count { return }
-            // Small: a sorted replay jumps from entry to entry, and each jump reads a new window.
-            let size = max(n, 4096)
-            window = try log.read(from: position, count: size)
-            windowStart = position
-            guard window.count >= n else {
+        @inline(__always) private mutating func ensure(_ n: Int) throws {
+            if position >= windowStart, n <= windowEnd &- position { return }
+            try refill(n)
+        }
+
+        @inline(never) private mutating func refill(_ n: Int) throws {
+            let logCount = log.count
+            guard position >= 0, n <= logCount - position else {
                 throw PlistError(.io, "the event log ends inside a record (at \(position))")
             }
+            if position >= log.fileLength {
+                window = UnsafePointer(log.tail.pointee.bytes)
+                windowStart = log.fileLength
+                windowEnd = logCount
+                return
+            }
+            // After a jump, what the records moved to take, or a little; more when reading on.
+            let wanted = position == windowEnd ? 64 << 10 : expectedEnd > position ? min(expectedEnd - position, 64 << 10) : 4096
+            let size = min(max(n, wanted), logCount - position)
+            if buffer == nil || buffer!.capacity < size || !isKnownUniquelyReferenced(&buffer!) {
+                buffer = WindowBuffer(capacity: max(size, 4096))
+            }
+            let filled = try log.read(from: position, count: size, into: buffer!.bytes)
+            guard filled >= n else { throw PlistError(.io, "the event log ends inside a record (at \(position))") }
+            window = UnsafePointer(buffer!.bytes)
+            windowStart = position
+            windowEnd = position + filled
         }
 
-        private mutating func byte() throws -> UInt8 {
+        /// The window's byte at `position` (which `ensure` made available).
+        @inline(__always) private func at(_ k: Int = 0) -> UInt8 { window[position &- windowStart &+ k] }
+
+        @inline(__always) private mutating func byte() throws -> UInt8 {
             try ensure(1)
-            defer { position += 1 }
-            return window[position - windowStart]
+            defer { position &+= 1 }
+            return at()
         }
 
-        private mutating func word() throws -> UInt64 {
+        @inline(__always) private mutating func word() throws -> UInt64 {
             try ensure(8)
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(window[position - windowStart + k]) << (8 * UInt64(k)) }
-            position += 8
-            return v
+            let v = UnsafeRawPointer(window + (position &- windowStart)).loadUnaligned(as: UInt64.self)
+            position &+= 8
+            return UInt64(littleEndian: v)
         }
 
-        private mutating func length() throws -> Int {
-            var v: UInt64 = 0
-            var shift: UInt64 = 0
+        @inline(__always) private mutating func length() throws -> Int {
+            let first = try byte()
+            if first < 0x80 { return Int(first) }
+            // A longer one (a key's input offset) is read from the window in one go when all of it is there.
+            if windowEnd &- position >= 9 {
+                var v = UInt64(first & 0x7F)
+                var shift: UInt64 = 7
+                var p = window + (position &- windowStart)
+                while true {
+                    let b = p.pointee
+                    p += 1
+                    v |= UInt64(b & 0x7F) &<< shift
+                    if b & 0x80 == 0 { break }
+                    shift &+= 7
+                    if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
+                }
+                position = windowStart &+ (p - window)
+                return Int(truncatingIfNeeded: v)
+            }
+            return try longLength(first)
+        }
+
+        private mutating func longLength(_ first: UInt8) throws -> Int {
+            var v = UInt64(first & 0x7F)
+            var shift: UInt64 = 7
             while true {
                 let b = try byte()
-                v |= UInt64(b & 0x7F) << shift
-                if b & 0x80 == 0 { return Int(v) }
-                shift += 7
+                v |= UInt64(b & 0x7F) &<< shift
+                if b & 0x80 == 0 { return Int(truncatingIfNeeded: v) }
+                shift &+= 7
+                if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
             }
         }
 
-        private mutating func bytes() throws -> [UInt8] {
-            let n = try length()
+        /// The next `n` bytes, valid until the window moves.
+        @inline(__always) private mutating func span(_ n: Int) throws -> UnsafeBufferPointer<UInt8> {
+            guard n >= 0 else { throw PlistError(.io, "a negative length in the event log (at \(position))") }
             try ensure(n)
-            defer { position += n }
-            return Array(window[(position - windowStart)..<(position - windowStart + n)])
+            defer { position &+= n }
+            return UnsafeBufferPointer(start: window + (position &- windowStart), count: n)
         }
 
         /// A string record's text, decoded from the window (one copy, not two).
         private mutating func string() throws -> String {
-            let n = try length()
-            try ensure(n)
-            defer { position += n }
-            let start = position - windowStart
-            return window.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start ..< start + n]), as: UTF8.self) }
+            String(decoding: try span(try length()), as: UTF8.self)
         }
 
         /// The next record.
         mutating func next() throws -> PlistEvent {
             guard let tag = Tag(rawValue: try byte()) else { throw PlistError(.io, "unknown record in the event log") }
             switch tag {
-            case .beginArray: return .beginArray(count: nil)
+            case .beginArray:
+                _ = try word()
+                return .beginArray(count: nil)
             case .endArray: return .endArray
-            case .beginDictionary: return .beginDictionary(count: nil)
+            case .beginDictionary:
+                _ = try word()
+                return .beginDictionary(count: nil)
             case .endDictionary: return .endDictionary
             case .key:
                 keyOffset = try length()
@@ -270,54 +377,53 @@ final class EventLog {
             case .true: return .value(.bool(true))
             case .false: return .value(.bool(false))
             case .date: return .value(.date(PlistDate(secondsSinceReferenceDate: Double(bitPattern: try word()))))
-            case .data: return .value(.data(Data(try bytes())))
+            case .data: return .value(.data(Data(try span(try length()))))
             case .uid: return .value(.uid(UID(try word())))
             }
         }
 
-        /// Skips one value (a scalar, or a container with everything in it) whose first record is next, by its
-        /// tags and lengths alone: nothing is decoded (a replay in key order skips each value once before it sends
-        /// it, at every level of nesting).
+        /// Skips one value (a scalar, or a container with everything in it) whose first record is next: a container
+        /// by the end its record holds, a scalar by its tag and length. Nothing is decoded (a replay in key order
+        /// skips each value once before it sends it).
         mutating func skipValue() throws {
-            var depth = 0
-            repeat {
-                guard let tag = Tag(rawValue: try byte()) else { throw PlistError(.io, "unknown record in the event log") }
-                switch tag {
-                case .beginArray, .beginDictionary: depth += 1
-                case .endArray, .endDictionary: depth -= 1
-                case .key:
-                    _ = try length()
-                    position += try length()
-                case .string, .data: position += try length()
-                case .int64, .uint64, .real64, .real32, .date, .uid: position += 8
-                case .true, .false: break
+            let start = position
+            guard let tag = Tag(rawValue: try byte()) else { throw PlistError(.io, "unknown record in the event log") }
+            switch tag {
+            case .beginArray, .beginDictionary:
+                let end = Int(truncatingIfNeeded: try word())
+                guard end > position, end <= log.count else {
+                    throw PlistError(.io, "a container in the event log has no end (at \(start))")
                 }
-            } while depth > 0
+                position = end
+            case .endArray, .endDictionary, .key:
+                throw PlistError(.io, "the event log holds \(tag) where a value belongs (at \(start))")
+            case .string, .data: position &+= try length()
+            case .int64, .uint64, .real64, .real32, .date, .uid: position &+= 8
+            case .true, .false: break
+            }
             // (`ensure` reads the next record's bytes wherever `position` now is; past the end is its error.)
         }
     }
 
-    /// Up to `count` bytes from `offset` (fewer at the end of the log).
-    private func read(from offset: Int, count: Int) throws -> [UInt8] {
+    /// Copies up to `count` bytes from `offset` (fewer at the end of the log) to `out`; returns how many.
+    private func read(from offset: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) throws -> Int {
         let end = min(offset + count, self.count)
-        guard offset < end else { return [] }
-        return try [UInt8](unsafeUninitializedCapacity: end - offset) { out, initialized in
-            var filled = 0
-            if offset < fileLength {
-                let fromFile = min(end, fileLength) - offset
-                while filled < fromFile {
-                    let n = try SystemCall.value { [filled] in pread(file, out.baseAddress! + filled, fromFile - filled, off_t(offset + filled)) }.get()
-                    if n == 0 { break }
-                    filled += n
-                }
-            }
-            if end > fileLength, filled == max(0, min(end, fileLength) - offset) {
-                let from = max(offset, fileLength) - fileLength
-                let n = end - max(offset, fileLength)
-                (out.baseAddress! + filled).initialize(from: tail.pointee.bytes + from, count: n)
+        guard offset < end else { return 0 }
+        var filled = 0
+        if offset < fileLength {
+            let fromFile = min(end, fileLength) - offset
+            while filled < fromFile {
+                let n = try SystemCall.value { [filled] in pread(file, out + filled, fromFile - filled, off_t(offset + filled)) }.get()
+                if n == 0 { return filled }
                 filled += n
             }
-            initialized = filled
         }
+        if end > fileLength {
+            let from = max(offset, fileLength) - fileLength
+            let n = end - max(offset, fileLength)
+            (out + filled).update(from: tail.pointee.bytes + from, count: n)
+            filled += n
+        }
+        return filled
     }
 }

@@ -16,10 +16,15 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     private let format: PlistFormat
     /// Open containers being logged (0: events pass through).
     private var depth = 0
+    /// Where each of them begins in the log.
+    private var open: [Int] = []
     /// How much of a dictionary's entries is ordered in memory; past it, in runs on disk (in a sorted order only).
     private let entryMemory: Int
     private let entryFanIn: Int
     private let directory: String?
+    /// Orders of key sets met before: a stream's records mostly share a few (their keys are equal small strings).
+    private var keyOrders = KeyOrderMemo()
+    private var spareEntries: [[LoggedEntry]] = []
 
     init(_ downstream: Downstream, readOptions: PlistReadOptions, format: PlistFormat, log: EventLog = EventLog(),
          entryMemory: Int = PropertyList.entrySpillMemory, entryFanIn: Int = 64, directory: String? = nil) {
@@ -37,24 +42,24 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
 
     mutating func beginArray(count: Int?, at range: Range<Int>) throws {
         guard depth > 0 else { return try downstream.beginArray(count: count, at: range) }
-        try log.append(.beginArray)
+        open.append(try log.beginContainer(.beginArray))
         depth += 1
     }
 
     mutating func endArray(at range: Range<Int>) throws {
         guard depth > 0 else { return try downstream.endArray(at: range) }
-        try log.append(.endArray)
+        try log.endContainer(.endArray, begunAt: open.removeLast())
         depth -= 1
     }
 
     mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
         if depth == 0 { log.removeAll() }
-        try log.append(.beginDictionary)
+        open.append(try log.beginContainer(.beginDictionary))
         depth += 1
     }
 
     mutating func endDictionary(at range: Range<Int>) throws {
-        try log.append(.endDictionary)
+        try log.endContainer(.endDictionary, begunAt: open.removeLast())
         depth -= 1
         guard depth == 0 else { return }
         var reader = EventLog.Reader(log, at: 0)
@@ -101,8 +106,13 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
 
     /// Replays a dictionary (the reader is after its beginning; it is left after its end) in key order.
     private mutating func replayDictionary(_ reader: inout EventLog.Reader) throws {
-        // Where each entry's value starts, found by skipping the values.
-        var entries: [LoggedEntry] = []
+        // Where each entry's value starts, found by skipping the values. (The arrays are reused: one per level of
+        // nesting being replayed.)
+        var entries = spareEntries.popLast() ?? []
+        defer {
+            entries.removeAll(keepingCapacity: true)
+            spareEntries.append(entries)
+        }
         var entryBytes = 0
         var runs: EntryRuns<Order>? = nil
         var index = 0
@@ -117,7 +127,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
             if Order.sorts {
                 entryBytes += EntryRuns<Order>.footprint(of: key)
             }
-            entries.append(LoggedEntry(key: key, value: start, offset: keyOffset, index: index))
+            entries.append(LoggedEntry(key: key, value: start, offset: keyOffset, index: index, valueEnd: reader.position))
             index += 1
             if Order.sorts, entryBytes > entryMemory {
                 if runs == nil { runs = EntryRuns(fanIn: entryFanIn, directory: directory) }
@@ -135,12 +145,13 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
                 return try downstream.value(.uid(uid), at: Self.here)
             }
         }
-        let ordered = try orderedEntries(
-            Order.self, count: entries.count, policy: duplicateKeys, format: format, offset: { entries[$0].offset }
-        ) { entries[$0].key }.map { (key: entries[$0.key].key, value: entries[$0.value].value) }
+        let ordered = try entries.withUnsafeBufferPointer { held in
+            try orderedEntries(Order.self, keys: KeyColumn(held), memo: &keyOrders, policy: duplicateKeys, format: format,
+                               offset: { held[$0].offset })
+        }
         try downstream.beginDictionary(count: ordered.count, at: Self.here)
         downstream.declareDistinctKeys()
-        for entry in ordered { try replayEntry(entry.key, value: entry.value, &reader) }
+        for (k, v) in ordered { try replayEntry(entries[k].key, value: entries[v].value, end: entries[v].valueEnd, &reader) }
         try downstream.endDictionary(at: Self.here)
     }
 
@@ -159,15 +170,15 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
         try runs.rejectRepeatedKey(policy: duplicateKeys, format: format)
         try downstream.beginDictionary(count: nil, at: Self.here)
         downstream.declareDistinctKeys()
-        try runs.forEachKept(policy: duplicateKeys) { try replayEntry($0.key, value: $0.value, &reader) }
+        try runs.forEachKept(policy: duplicateKeys) { try replayEntry($0.key, value: $0.value, end: $0.valueEnd, &reader) }
         try downstream.endDictionary(at: Self.here)
     }
 
-    /// Replays one entry: its key, then the value logged at `value`.
-    private mutating func replayEntry(_ key: String, value: Int, _ reader: inout EventLog.Reader) throws {
+    /// Replays one entry: its key, then the value logged at `value ..< end`.
+    private mutating func replayEntry(_ key: String, value: Int, end: Int, _ reader: inout EventLog.Reader) throws {
         do {
             try downstream.key(key, at: Self.here)
-            var logged = reader.moved(to: value)
+            var logged = reader.moved(to: value, through: end)
             try replayValue(try logged.next(), &logged)
         } catch let e as PlistError {
             throw e.inside(key)

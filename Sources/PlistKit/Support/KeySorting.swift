@@ -29,8 +29,9 @@ enum KeySorting {
         return x < y
     }
 
-    /// Fills `order` (room for `keys.count` positions, uninitialized) with the positions of `keys` in `less` order;
-    /// returns whether that differs from their own order.
+    /// Fills `order` (room for `keys.count` positions, uninitialized) with the positions of `keys` in `less` order,
+    /// keys that are not less one than the other in their own order (both sorts are stable); returns whether that
+    /// differs from their own order.
     @inline(__always) @discardableResult
     static func sort(_ keys: KeyColumn, by less: (String, String) -> Bool, into order: UnsafeMutableBufferPointer<Int>) -> Bool {
         let n = keys.count
@@ -67,16 +68,18 @@ enum KeySorting {
     }
 }
 
-/// The key orders of dictionaries sorted recently in one walk of a tree, so that a dictionary whose keys are those of
-/// one sorted before — the same `String` values bit for bit, as the records of one key set are (a binary reader's
+/// The key orders of dictionaries sorted recently (in one walk of a tree, or one stream), so that a dictionary whose
+/// keys are those of one sorted before — the same `String` values bit for bit, as the records of one key set are (a binary reader's
 /// shared key set, an encoder's template) and as equal short keys are (stored inline) — takes its order without
 /// comparing a key.
 ///
-/// Valid for one walk only: the bits stand for a key only while the tree that holds it is alive and unchanged, which
-/// a walk that borrows the tree guarantees (no key's storage can be freed and reused for other text meanwhile).
+/// A slot holds the `String`s it was stored with, not only their bits: while it holds them their storage cannot be
+/// freed and reused for other text, so equal bits always mean the same keys — also for keys made and dropped one
+/// dictionary at a time (a stream's replay), not only for a tree that outlives the walk.
 struct KeyOrderMemo {
     private struct Slot {
-        var words: [UInt64] = []
+        /// The keys stored (kept alive: see above).
+        var keys: [String] = []
         var order: [Int] = []
         /// When the slot was last used (`clock`), to replace the older of a pair.
         var used: UInt64 = 0
@@ -105,7 +108,7 @@ struct KeyOrderMemo {
         }
         clock &+= 1
         let pair = Self.pair(keys)
-        for s in pair..<pair + 2 where s < slots.count && Self.matches(slots[s].words, keys) {
+        for s in pair..<pair + 2 where s < slots.count && Self.matches(slots[s].keys, keys) {
             _ = order.initialize(from: slots[s].order)
             slots[s].used = clock
             backoff.hit()
@@ -116,11 +119,8 @@ struct KeyOrderMemo {
         if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
         let s = slots[pair].used <= slots[pair + 1].used ? pair : pair + 1
         slots[s].used = clock
-        slots[s].words.removeAll(keepingCapacity: true)
-        for i in 0..<n {
-            slots[s].words.append(Self.word(keys, i, 0))
-            slots[s].words.append(Self.word(keys, i, 1))
-        }
+        slots[s].keys.removeAll(keepingCapacity: true)
+        for i in 0..<n { slots[s].keys.append(keys[i]) }
         slots[s].order.removeAll(keepingCapacity: true)
         slots[s].order.append(contentsOf: order)
     }
@@ -136,10 +136,11 @@ struct KeyOrderMemo {
         return Int(truncatingIfNeeded: h >> 61) &* 2
     }
 
-    @inline(__always) private static func matches(_ words: [UInt64], _ keys: KeyColumn) -> Bool {
-        guard words.count == 2 &* keys.count else { return false }
-        return words.withUnsafeBufferPointer { w in
-            for i in 0..<keys.count where w[2 &* i] != word(keys, i, 0) || w[2 &* i &+ 1] != word(keys, i, 1) {
+    @inline(__always) private static func matches(_ stored: [String], _ keys: KeyColumn) -> Bool {
+        guard stored.count == keys.count else { return false }
+        return stored.withUnsafeBufferPointer { s in
+            let held = KeyColumn(s)
+            for i in 0..<keys.count where word(held, i, 0) != word(keys, i, 0) || word(held, i, 1) != word(keys, i, 1) {
                 return false
             }
             return true
