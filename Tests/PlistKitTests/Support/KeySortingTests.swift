@@ -102,6 +102,32 @@ import TestSupport
         #expect(firstDifference == nil, "first difference at event \(firstDifference ?? -1)")
     }
 
+    /// A memo used for keys made and dropped one dictionary at a time (a stream's replay): a dropped key's storage
+    /// may be reused for a new key of other text, whose bits are then those of a stored one. Each round's keys are
+    /// long (stored out of line), of one length, and start alike (so they meet the same slots); every order must be
+    /// the one an independent sort gives. A memo that kept only the bits of what it stored answered with a dropped
+    /// set's order here.
+    @Test func rememberedKeyOrdersSurviveKeysDroppedAndMadeAgain() {
+        var r = SeededGenerator(seed: 77)
+        var memo = KeyOrderMemo()
+        var wrong = 0
+        for _ in 0..<4_000 {
+            let keys: [String] = (0..<6).map { _ in
+                let tail = (0..<12).map { _ in UInt8.random(in: 0x61...0x66, using: &r) }
+                return String(decoding: Array("shared-prefix-".utf8) + tail, as: UTF8.self)
+            }
+            let want = keys.indices.sorted { keys[$0].utf16.lexicographicallyPrecedes(keys[$1].utf16) }
+            let got = keys.withUnsafeBufferPointer { held in
+                [Int](unsafeUninitializedCapacity: held.count) { order, n in
+                    memo.sort(KeyColumn(held), by: KeySorting.utf16Less, into: order)
+                    n = held.count
+                }
+            }
+            if got != want { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
     private static func exact(_ event: PlistEvent) -> String {
         if case .key(let k) = event { return "key " + k.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ") }
         return "\(event)"
