@@ -9,12 +9,15 @@ import FoundationEssentials
 /// then in an unlinked temporary file (so a dictionary with millions of entries costs disk, not memory, and the file
 /// is gone when the process is, whatever happens).
 ///
-/// A record is a tag byte and its payload: strings, keys and data carry a variable-length byte count, numbers, dates
-/// and UIDs eight bytes, the beginning of a container where its records end.
+/// A record is a tag byte and its payload: strings, keys and data carry a variable-length byte count; integers that
+/// fit 64 signed bits are variable-length (zigzag), other numbers, dates and UIDs eight bytes; the beginning of a
+/// container holds where its records end.
 final class EventLog {
     enum Tag: UInt8 {
         case beginArray, endArray, beginDictionary, endDictionary, key, string, int64, uint64, real64, real32
         case `true`, `false`, date, data, uid
+        /// A key by its number in `keys`.
+        case keyNumber
     }
 
     /// What `append` writes goes here first; past `memoryLimit` it goes to the file. Raw bytes behind a pointer
@@ -26,6 +29,8 @@ final class EventLog {
     /// Bytes in the file (the tail follows them).
     private var fileLength = 0
     private let directory: String
+    /// Keys logged by number (kept when the log is emptied: the numbers stay valid).
+    @exclusivity(unchecked) private var keys = EventLogKeys()
 
     /// The log's length in bytes.
     var count: Int { fileLength + tail.pointee.count }
@@ -110,12 +115,19 @@ final class EventLog {
         try s.withUTF8 { try append(tag, bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// A key, with where it starts in the input (for the error about a repeated one).
+    /// A key, with where it starts in the input (for the error about a repeated one): by its number when `keys`
+    /// holds it, else as text.
     func appendKey(_ key: String, at offset: Int) throws {
-        tail.pointee.append(Tag.key.rawValue)
-        tail.pointee.appendLength(max(offset, 0))
         var s = key
         s.withUTF8 { utf8 in
+            if let number = keys.number(of: UnsafeRawBufferPointer(utf8), key) {
+                tail.pointee.append(Tag.keyNumber.rawValue)
+                tail.pointee.appendLength(max(offset, 0))
+                tail.pointee.appendLength(number)
+                return
+            }
+            tail.pointee.append(Tag.key.rawValue)
+            tail.pointee.appendLength(max(offset, 0))
             tail.pointee.appendLength(utf8.count)
             tail.pointee.append(UnsafeRawBufferPointer(utf8))
         }
@@ -127,7 +139,14 @@ final class EventLog {
         switch value {
         case .string(let s): try append(.string, string: s)
         case .integer(let i):
-            if let v = i.int64Value { try append(.int64, word: UInt64(bitPattern: v)) } else { try append(.uint64, word: i.uint64Value ?? 0) }
+            if let v = i.int64Value {
+                // Zigzag, then seven bits a byte: most integers in documents are small.
+                tail.pointee.append(Tag.int64.rawValue)
+                tail.pointee.appendLength(UInt64(bitPattern: (v &<< 1) ^ (v >> 63)))
+                try spillIfFull()
+            } else {
+                try append(.uint64, word: i.uint64Value ?? 0)
+            }
         case .real(let r): try append(r.isFloat32 ? .real32 : .real64, word: r.value.bitPattern)
         case .bool(let b): try append(b ? .true : .false)
         case .date(let d): try append(.date, word: d.secondsSinceReferenceDate.bitPattern)
@@ -163,7 +182,11 @@ final class EventLog {
 
         /// A variable-length number: seven bits a byte, least significant first.
         @inline(__always) mutating func appendLength(_ n: Int) {
-            var v = UInt64(n)
+            appendLength(UInt64(n))
+        }
+
+        @inline(__always) mutating func appendLength(_ n: UInt64) {
+            var v = n
             while v >= 0x80 {
                 append(UInt8(v & 0x7F) | 0x80)
                 v >>= 7
@@ -235,6 +258,9 @@ final class EventLog {
         private var buffer: WindowBuffer?
         /// Where the records this reader was moved to end, when known (`moved(to:through:)`).
         private var expectedEnd = 0
+        /// What a window read after a jump holds at least, and how many jumps landed in the current one.
+        private var jumpSize = 4096
+        private var jumpHits = 0
 
         init(_ log: EventLog, at position: Int) {
             self.log = log
@@ -252,13 +278,28 @@ final class EventLog {
             return copy
         }
 
-        /// A reader at `position` for records that end at `end`: a window it must read from the file holds just
-        /// them (up to 64 KiB), not a fixed size — a sorted replay of a large dictionary jumps to each of millions
-        /// of values, and 4 KiB a jump read 16 times the bytes of a small one.
+        /// A reader at `position` for records that end at `end`. A window it must read from the file holds them
+        /// and what follows, as much as earlier jumps found useful: a sorted replay of a large dictionary jumps to
+        /// each of millions of values, which lie in any order (4 KiB a jump read 16 times the bytes of a small
+        /// value) or nearly in file order (a library's decimal track IDs sort mostly as they were written, and then
+        /// one window serves hundreds of jumps) — the window grows while jumps land in it and shrinks while they
+        /// do not.
         func moved(to position: Int, through end: Int) -> Reader {
             var copy = moved(to: position)
             copy.expectedEnd = end
+            if position >= windowStart, position < windowEnd { copy.jumpHits += 1 }
             return copy
+        }
+
+        /// Takes `other`'s window (a reader moved from this one, which may have read a newer one), keeping this
+        /// one's position.
+        mutating func adoptWindow(of other: Reader) {
+            window = other.window
+            windowStart = other.windowStart
+            windowEnd = other.windowEnd
+            buffer = other.buffer
+            jumpSize = other.jumpSize
+            jumpHits = other.jumpHits
         }
 
         /// Makes `n` bytes from `position` available in the window.
@@ -278,8 +319,14 @@ final class EventLog {
                 windowEnd = logCount
                 return
             }
-            // After a jump, what the records moved to take, or a little; more when reading on.
-            let wanted = position == windowEnd ? 64 << 10 : expectedEnd > position ? min(expectedEnd - position, 64 << 10) : 4096
+            let wanted: Int
+            if position == windowEnd {
+                wanted = 64 << 10  // reading on
+            } else {
+                jumpSize = jumpHits > 0 ? min(2 * jumpSize, 64 << 10) : max(jumpSize / 2, 256)
+                jumpHits = 0
+                wanted = max(jumpSize, expectedEnd > position ? min(expectedEnd - position, 64 << 10) : 0)
+            }
             let size = min(max(n, wanted), logCount - position)
             if buffer == nil || buffer!.capacity < size || !isKnownUniquelyReferenced(&buffer!) {
                 buffer = WindowBuffer(capacity: max(size, 4096))
@@ -308,8 +355,13 @@ final class EventLog {
         }
 
         @inline(__always) private mutating func length() throws -> Int {
+            Int(truncatingIfNeeded: try varint())
+        }
+
+        /// A variable-length number (`Tail.appendLength`).
+        @inline(__always) private mutating func varint() throws -> UInt64 {
             let first = try byte()
-            if first < 0x80 { return Int(first) }
+            if first < 0x80 { return UInt64(first) }
             // A longer one (a key's input offset) is read from the window in one go when all of it is there.
             if windowEnd &- position >= 9 {
                 var v = UInt64(first & 0x7F)
@@ -324,18 +376,18 @@ final class EventLog {
                     if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
                 }
                 position = windowStart &+ (p - window)
-                return Int(truncatingIfNeeded: v)
+                return v
             }
-            return try longLength(first)
+            return try longVarint(first)
         }
 
-        private mutating func longLength(_ first: UInt8) throws -> Int {
+        private mutating func longVarint(_ first: UInt8) throws -> UInt64 {
             var v = UInt64(first & 0x7F)
             var shift: UInt64 = 7
             while true {
                 let b = try byte()
                 v |= UInt64(b & 0x7F) &<< shift
-                if b & 0x80 == 0 { return Int(truncatingIfNeeded: v) }
+                if b & 0x80 == 0 { return v }
                 shift &+= 7
                 if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
             }
@@ -369,8 +421,17 @@ final class EventLog {
             case .key:
                 keyOffset = try length()
                 return .key(try string())
+            case .keyNumber:
+                keyOffset = try length()
+                let number = try length()
+                guard number >= 0, number < log.keys.keys.count else {
+                    throw PlistError(.io, "the event log names a key it does not hold (at \(position))")
+                }
+                return .key(log.keys.keys[number])
             case .string: return .value(.string(try string()))
-            case .int64: return .value(.integer(PlistInteger(Int64(bitPattern: try word()))))
+            case .int64:
+                let z = try varint()
+                return .value(.integer(PlistInteger(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))))))
             case .uint64: return .value(.integer(PlistInteger(try word())))
             case .real64: return .value(.real(PlistReal(Double(bitPattern: try word()))))
             case .real32: return .value(.real(PlistReal(Float(Double(bitPattern: try word())))))
@@ -395,10 +456,11 @@ final class EventLog {
                     throw PlistError(.io, "a container in the event log has no end (at \(start))")
                 }
                 position = end
-            case .endArray, .endDictionary, .key:
+            case .endArray, .endDictionary, .key, .keyNumber:
                 throw PlistError(.io, "the event log holds \(tag) where a value belongs (at \(start))")
             case .string, .data: position &+= try length()
-            case .int64, .uint64, .real64, .real32, .date, .uid: position &+= 8
+            case .int64: _ = try varint()
+            case .uint64, .real64, .real32, .date, .uid: position &+= 8
             case .true, .false: break
             }
             // (`ensure` reads the next record's bytes wherever `position` now is; past the end is its error.)

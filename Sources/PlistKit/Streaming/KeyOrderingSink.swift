@@ -68,7 +68,8 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     }
 
     mutating func key(_ key: consuming String, at range: Range<Int>) throws {
-        try log.appendKey(key, at: range.lowerBound)
+        // Where a key starts is kept only for the error about a repeated key, which only `.reject` gives.
+        try log.appendKey(key, at: duplicateKeys == .reject ? range.lowerBound : 0)
     }
 
     mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
@@ -180,6 +181,8 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
             try downstream.key(key, at: Self.here)
             var logged = reader.moved(to: value, through: end)
             try replayValue(try logged.next(), &logged)
+            // The next entry's value may lie in the window this one read.
+            reader.adoptWindow(of: logged)
         } catch let e as PlistError {
             throw e.inside(key)
         }

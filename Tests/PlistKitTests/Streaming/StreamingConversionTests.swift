@@ -116,6 +116,36 @@ import TestSupport
         }
     }
 
+    /// A library-shaped document past the event log's bounds: more distinct keys than its key table numbers (the
+    /// rest are logged as text), a key longer than it numbers, non-ASCII keys, events spilled to the log's file, and
+    /// a large dictionary ordered in runs on disk whose values the sorted replay reaches first nearly in file order
+    /// (decimal IDs written in order) and then in no order (IDs shuffled): the bytes of the tree path.
+    @Test func aLargeLibraryStreamsAsTheTreeWrites() throws {
+        var r = SeededGenerator(seed: 4_096)
+        var ids = Array(0 ..< EventLogKeys.maxKeys + 4_000)
+        ids[ids.count / 2 ..< ids.count].shuffle(using: &r)
+        let long = String(repeating: "a long key, longer than the table numbers ", count: 3)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>Tracks</key>\n\t<dict>\n"
+        for id in ids {
+            xml += "\t\t<key>\(id)</key>\n\t\t<dict><key>Track ID</key><integer>\(id)</integer>"
+            xml += "<key>Nåme</key><string>t\(id % 97)</string><key>\(long)</key><true/>"
+            if id % 7 == 0 { xml += "<key>Play Count</key><integer>\(-id)</integer>" }
+            xml += "</dict>\n"
+        }
+        xml += "\t</dict>\n\t<key>Major Version</key><integer>1</integer>\n</dict>\n</plist>\n"
+        let input = Array(xml.utf8)
+        for format in [PlistFormat.xml, .json] {
+            let expected = Self.tree(input, format, PlistWriteOptions(), PlistReadOptions())
+            guard case .bytes = expected else {
+                Issue.record("the tree path failed: \(expected)")
+                continue
+            }
+            let got = Self.streamed(input, format, PlistWriteOptions(), PlistReadOptions(), eventLogMemory: 64 << 10,
+                                    entrySpillMemory: 256 << 10)
+            #expect(got == expected, "\(format)")
+        }
+    }
+
     /// Repeated keys follow the policy in a stream as in the tree, and CF$UID dictionaries of text become UIDs.
     @Test(arguments: [DuplicateKeyPolicy.lastWins, .firstWins, .reject])
     func treePoliciesHoldInAStream(_ policy: DuplicateKeyPolicy) throws {
