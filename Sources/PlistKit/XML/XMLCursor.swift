@@ -1,6 +1,6 @@
 internal import CLibXML2
 
-/// Where libxml2's push parser is in the input: the cursor arithmetic the SAX callbacks need for positions.
+/// Where libxml2's parser is in the input: the cursor arithmetic the SAX callbacks need for positions.
 ///
 /// Offsets are in libxml2's UTF-8 buffer, which is the parsed bytes themselves unless libxml2 transcodes (then the
 /// reader uses libxml2's own line and column, and `xmlByteConsumed`).

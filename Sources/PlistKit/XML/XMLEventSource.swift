@@ -65,9 +65,9 @@ final class XMLEventSource {
         stopParser()
     }
 
-    /// Ends the parse from inside a callback: no more events, and the push parser's loop stops at its next check.
-    /// (`xmlStopParser` would also free the input buffer, which libxml2 2.9's push parser may still touch when the
-    /// callback returns.)
+    /// Ends the parse from inside a callback: no more events, and libxml2's parse loop stops at its next check.
+    /// (`xmlStopParser` would also free the input buffer, which libxml2 2.9 may still touch when the callback
+    /// returns.)
     private func stopParser() {
         ctxt.pointee.disableSAX = 1
         ctxt.pointee.instate = XML_PARSER_EOF
@@ -99,8 +99,8 @@ final class XMLEventSource {
         case XML_ERR_DOCUMENT_EMPTY:
             kind = .rootCount
         case XML_ERR_DOCUMENT_END:
-            // The push parser reports this both for content after the root element and, at the end of the input,
-            // for a document that stops early.
+            // Reported for content after the root element, and by libxml2's push parser at the end of the input
+            // for a document that stops early: both are handled.
             if isInsideElement || (!hasRoot && cursor.atEndOfInput) {
                 let truncated = isInsideElement
                 record(PlistError(truncated ? .truncated : .rootCount,
