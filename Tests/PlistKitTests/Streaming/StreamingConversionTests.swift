@@ -108,6 +108,60 @@ import TestSupport
         for file in try Self.corpusFiles() { Self.expectSame(file.bytes, file.path) }
     }
 
+    /// Every Corpus file converted from its file mapping (XML read by libxml2 through a read callback, pages given
+    /// back as they are passed) gives what the conversion of its bytes in memory gives: the same bytes, or the same
+    /// error at the same place.
+    @Test func everyCorpusFileStreamsFromItsMappingAsFromMemory() throws {
+        for file in try Self.corpusFiles() {
+            let mapped = try MappedInput(path: CorpusTests.root.appendingPathComponent(file.path).path)
+            for format in [PlistFormat.xml, .json] {
+                let fromMemory = Self.streamed(file.bytes, format, PlistWriteOptions(), PlistReadOptions())
+                var out: [UInt8] = []
+                let fromFile: Outcome
+                do {
+                    try PropertyList.convert(mapped, to: format) { out.append(contentsOf: $0) }
+                    fromFile = .bytes(out)
+                } catch let e as PlistError {
+                    fromFile = .failure(e)
+                }
+                #expect(fromFile == fromMemory, "\(file.path) → \(format)")
+            }
+        }
+    }
+
+    /// Errors deep inside a large XML file (past libxml2's first reads of a mapping) are the same from the file as
+    /// from memory and as the tree reader's: kind, offset, line and column.
+    @Test func errorsDeepInALargeMappedFileMatchTheTreeReader() throws {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+        for i in 0 ..< 20_000 { xml += "\t<key>k\(i)</key>\n\t<string>value \(i)</string>\n" }
+        xml += "</dict>\n</plist>\n"
+        let damages: [(String, String)] = [("<string>value 19000</string>", "<string>value 19000</strin>"),
+                                           ("<string>value 12345</string>", "<integer>12x</integer>"),
+                                           ("<string>value 15000</string>", "<date>not a date</date>"),
+                                           ("<key>k16000</key>", "<key>k16000</key><dict>"),
+                                           ("value 17000", "value \u{FF} 17000".replacingOccurrences(of: "\u{FF}", with: "&bogus;")),
+                                           ("</dict>\n</plist>\n", "</dict>\n</plist>\n<extra/>")]
+        for (find, replace) in damages {
+            let bytes = Array(xml.replacingOccurrences(of: find, with: replace).utf8)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("deep-\(UUID().uuidString).xml").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { unlink(path) }
+            let mapped = try MappedInput(path: path)
+            var treeError: PlistError?
+            do { _ = try PropertyList.read(bytes) } catch let e as PlistError { treeError = e }
+            let expected = try #require(treeError, "\(replace) is an error")
+            #expect(expected.offset ?? 0 > 100_000, "\(replace): deep inside (\(expected))")
+            #expect(Self.streamed(bytes, .json, PlistWriteOptions(), PlistReadOptions()) == .failure(expected), "\(replace)")
+            do {
+                try PropertyList.convert(mapped, to: .json) { _ in }
+                Issue.record("\(replace): the mapped file converted")
+            } catch let e as PlistError {
+                #expect(e.kind == expected.kind && e.offset == expected.offset && e.line == expected.line
+                        && e.column == expected.column, "\(replace): \(e) against \(expected)")
+            }
+        }
+    }
+
     /// 1,000 seeded random values, written by every writer, converted to every format both ways.
     @Test func randomDocumentsStreamAsTheTreeWrites() throws {
         for document in Self.randomDocuments() {
