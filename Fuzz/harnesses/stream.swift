@@ -1,5 +1,6 @@
 // libFuzzer differential harness, the streaming path against the tree path: for any input, `PropertyList.convert`
-// to each text format gives the bytes `write(read(input))` gives, or the same error; and for binary input that
+// to each text format (for a third of inputs with an event log and entry bounds small enough to spill them to
+// files) gives the bytes `write(read(input))` gives, or the same error; and for binary input that
 // reads (and whose offset table is whole), a `BinaryPlistDocument` answers every key path of the tree (up to a
 // bound) with the tree's value.
 import PlistKit
@@ -27,7 +28,13 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var streamed: [UInt8] = []
         let got: Result<[UInt8], PlistError>
         do {
-            _ = try PropertyList.convert(bytes, to: format, readOptions: options) { streamed.append(contentsOf: $0) }
+            if size % 3 == 0 {
+                // Small bounds: the event log's file and the sorted runs on disk, on small inputs.
+                _ = try PropertyList.convert(bytes, to: format, readOptions: options, eventLogMemory: 48,
+                                             entrySpillMemory: 160) { streamed.append(contentsOf: $0) }
+            } else {
+                _ = try PropertyList.convert(bytes, to: format, readOptions: options) { streamed.append(contentsOf: $0) }
+            }
             got = .success(streamed)
         } catch let error as PlistError {
             got = .failure(error)

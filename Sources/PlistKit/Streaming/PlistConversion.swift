@@ -43,6 +43,20 @@ extension PropertyList {
         }
     }
 
+    /// `convert` of bytes with small bounds for the event log's memory and a large dictionary's entries, so that a
+    /// small document uses the log's file, its windows and the sorted runs on disk: for the fuzz harness, which
+    /// compares it with the tree path as it does the public `convert`.
+    @discardableResult
+    package static func convert(
+        _ input: UnsafeRawBufferPointer, to format: PlistFormat, readOptions: PlistReadOptions, eventLogMemory: Int,
+        entrySpillMemory: Int, output: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> PlistFormat {
+        try reportingWriteFailures {
+            try convert(input, to: format, options: PlistWriteOptions(), readOptions: readOptions, eventLogMemory: eventLogMemory,
+                        sharingAllowance: sharingAllowance, entrySpillMemory: entrySpillMemory, output: output)
+        }
+    }
+
     /// The public `convert`s: a writer's error (`StreamWriteFailure`, which `plutil` words apart) as the plain
     /// `PlistError` it carries.
     private static func reportingWriteFailures(_ body: () throws -> PlistFormat) throws -> PlistFormat {
