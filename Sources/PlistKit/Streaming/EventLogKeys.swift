@@ -8,8 +8,8 @@ import Musl
 /// repeat a few keys millions of times, and a numbered key takes two or three bytes of the log instead of its text
 /// and comes back as the same `String` (no decoding, and a `KeyOrderMemo` recognises the set).
 ///
-/// Bounded: at most `maxKeys` keys of up to `maxKeyLength` bytes, `maxBytes` in all; past that a key is logged as
-/// text. Keys are found by a seeded hash of their bytes (`BinaryKeyHash`, a random seed per table, so a document
+/// Bounded (a few MiB at most, strings included): at most `maxKeys` keys of up to `maxKeyLength` bytes, `maxBytes` in
+/// all; past that a key is logged as text. Keys are found by a seeded hash of their bytes (`BinaryKeyHash`, a random seed per table, so a document
 /// cannot be made of keys that collide) in an open-addressing table.
 struct EventLogKeys {
     private(set) var keys: [String] = []
@@ -22,8 +22,8 @@ struct EventLogKeys {
     private var slots: [Int32] = []
     private let seed = UInt64.random(in: .min ... .max)
 
-    static var maxKeys: Int { 1 << 16 }
-    static var maxBytes: Int { 2 << 20 }
+    static var maxKeys: Int { 1 << 14 }
+    static var maxBytes: Int { 1 << 20 }
     static var maxKeyLength: Int { 64 }
 
     /// The number of the key whose UTF-8 is `utf8` (`key`), added if new and there is room; nil if not kept.
