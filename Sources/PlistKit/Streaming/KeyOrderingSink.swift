@@ -22,7 +22,8 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     private let entryMemory: Int
     private let entryFanIn: Int
     private let directory: String?
-    /// Orders of key sets met before: a stream's records mostly share a few (their keys are equal small strings).
+    /// Orders of key sets met before: a stream's records mostly share a few, whose keys come back from the log as
+    /// the same strings (numbered keys) or equal small ones.
     private var keyOrders = KeyOrderMemo()
     private var spareEntries: [[LoggedEntry]] = []
 
