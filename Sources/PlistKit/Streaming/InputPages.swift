@@ -52,8 +52,15 @@ final class InputPages {
     /// start as the new pass passes them.
     func startOver() { released = 0 }
 
-    /// `passed(_:)` by offset into the mapping.
+    /// `passed(_:)` by offset into the mapping. Readers call it after every element or entry: the common case, less
+    /// than `step` bytes since the last release, is one comparison here.
+    @inline(__always)
     func passed(offset: Int) {
+        guard offset &- released >= step else { return }
+        release(passed: offset)
+    }
+
+    @inline(never) private func release(passed offset: Int) {
         guard let range = Self.pagesToRelease(passed: offset, released: released, count: count, pageSize: pageSize, step: step)
         else { return }
         // Advice only: a failure leaves the pages resident, which is no error.
