@@ -19,6 +19,10 @@ struct RawOutput {
     /// A buffer of `OutputDrain.bufferSize` bytes that hands its contents to `drain` whenever it is full.
     init(streamingTo drain: OutputDrain) {
         self.init(capacity: OutputDrain.bufferSize)
+        // A kept buffer larger than that (an earlier output's) is used only up to it: a stream holds no more than a
+        // drain's buffer, whatever ran before it in the process. (Its true size is realloc's to know: growing and
+        // giving it back stay correct; the cache only counts it as smaller.)
+        capacity = min(capacity, OutputDrain.bufferSize)
         self.drain = drain
     }
 

@@ -250,11 +250,14 @@ import TestSupport
     }
 
     /// The output goes out in buffers as it is made: a large document reaches the output callback more than once,
-    /// and a failing callback stops the conversion with its error.
+    /// and a failing callback stops the conversion with its error. A tree write just before leaves its 4 MiB output
+    /// buffer for the next output to reuse; the stream must still hand on no more than a drain's buffer at a time (it
+    /// once used all of a kept buffer, and this test failed when another test had left one).
     @Test func outputIsHandedOnInBuffers() throws {
         var entries = PlistDictionary()
         for i in 0..<60_000 { entries["key \(i)"] = .string(String(repeating: "v", count: 40)) }
         let input = try PropertyList.writeBytes(["Tracks": .dictionary(entries)], format: .xml)
+        _ = try PropertyList.writeBytes(["Tracks": .dictionary(entries)], format: .json)
         var calls = 0
         var total: [UInt8] = []
         try input.withUnsafeBytes { raw in
