@@ -30,8 +30,7 @@ extension KeyColumn {
 /// in-memory path sorts them in. Memory is a run's entries plus a window per merged run, whatever the dictionary's size.
 final class EntryRuns<Order: KeyOrdering> {
     private let fanIn: Int
-    private let directory: String
-    private var file: Int32 = -1
+    private let file: SpillFile
     private var fileLength = 0
     /// The sorted runs, as byte ranges of the file.
     private(set) var runs: [Range<Int>] = []
@@ -43,11 +42,7 @@ final class EntryRuns<Order: KeyOrdering> {
 
     init(fanIn: Int = 64, directory: String? = nil) {
         self.fanIn = max(fanIn, 2)
-        self.directory = directory ?? EventLog.temporaryDirectory
-    }
-
-    deinit {
-        if file >= 0 { _ = close(file) }
+        file = SpillFile(directory: directory, prefix: "plistkit-entries")
     }
 
     /// The order of the merge: `Order`, then the document's.
@@ -141,37 +136,22 @@ final class EntryRuns<Order: KeyOrdering> {
 
     // MARK: The file
 
-    /// Appends bytes at the end of the file (created, and unlinked at once, on first use: it lives as long as the
-    /// descriptor, so nothing is left behind whatever happens).
+    /// Appends bytes at the end of the file.
     private func append(_ bytes: UnsafeRawBufferPointer) throws {
-        if file < 0 {
-            var template = Array((directory + "/plistkit-entries-XXXXXX").utf8CString)
-            file = try template.withUnsafeMutableBufferPointer { p in try SystemCall.value { mkstemp(p.baseAddress!) }.get() }
-            _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        }
-        var done = 0
-        while done < bytes.count {
-            let n = try SystemCall.value { pwrite(file, bytes.baseAddress! + done, bytes.count - done, off_t(fileLength + done)) }.get()
-            done += n
-        }
+        try file.write(bytes, at: fileLength)
         fileLength += bytes.count
     }
 
     /// Up to `count` bytes of the file from `offset`.
     private func read(from offset: Int, count: Int) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            var filled = 0
-            while filled < count {
-                let n = try SystemCall.value { [filled] in pread(file, out.baseAddress! + filled, count - filled, off_t(offset + filled)) }.get()
-                if n == 0 { break }
-                filled += n
-            }
-            initialized = filled
+            guard let base = out.baseAddress else { return }
+            initialized = try file.read(into: base, count: count, at: offset)
         }
     }
 
-    /// Writes one run: entries as a key length, the key's UTF-8 bytes, and the value position, key offset, index and value end
-    /// (each a variable-length number).
+    /// Writes one run: entries as a key length, the key's UTF-8 bytes, and the value position, key offset, index and
+    /// value end (each a variable-length number).
     private struct RunWriter {
         let runs: EntryRuns
         let start: Int

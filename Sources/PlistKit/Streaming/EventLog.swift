@@ -25,10 +25,10 @@ final class EventLog {
     /// check and a uniqueness check on every one, 8 % of a stream's time in a profile).
     private let tail: UnsafeMutablePointer<Tail>
     private let memoryLimit: Int
-    private var file: Int32 = -1
+    /// Where the records past `memoryLimit` go.
+    private let file: SpillFile
     /// Bytes in the file (the tail follows them).
     private var fileLength = 0
-    private let directory: String
     /// Keys logged by number (kept when the log is emptied: the numbers stay valid).
     @exclusivity(unchecked) private var keys = EventLogKeys()
 
@@ -37,7 +37,7 @@ final class EventLog {
 
     init(memoryLimit: Int = PropertyList.eventLogMemory, directory: String? = nil) {
         self.memoryLimit = memoryLimit
-        self.directory = directory ?? EventLog.temporaryDirectory
+        file = SpillFile(directory: directory, prefix: "plistkit-events")
         tail = UnsafeMutablePointer<Tail>.allocate(capacity: 1)
         tail.initialize(to: Tail(capacity: min(max(memoryLimit, 64), 1 << 16)))
     }
@@ -46,18 +46,12 @@ final class EventLog {
         tail.pointee.bytes.deallocate()
         tail.deinitialize(count: 1)
         tail.deallocate()
-        if file >= 0 { _ = close(file) }
-    }
-
-    static var temporaryDirectory: String {
-        if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
-        return "/tmp"
     }
 
     /// Empties the log (its file, if any, is kept for reuse).
     func removeAll() {
         tail.pointee.count = 0
-        if file >= 0 { _ = ftruncate(file, 0) }
+        file.removeAll()
         fileLength = 0
     }
 
@@ -86,13 +80,7 @@ final class EventLog {
         if start >= fileLength {
             withUnsafeBytes(of: &end) { UnsafeMutableRawPointer(tail.pointee.bytes + (start + 1 - fileLength)).copyMemory(from: $0.baseAddress!, byteCount: 8) }
         } else {
-            try withUnsafeBytes(of: &end) { word in
-                var done = 0
-                while done < 8 {
-                    let n = try SystemCall.value { pwrite(file, word.baseAddress! + done, 8 - done, off_t(start + 1 + done)) }.get()
-                    done += n
-                }
-            }
+            try withUnsafeBytes(of: &end) { try file.write($0, at: start + 1) }
         }
         try spillIfFull()
     }
@@ -204,25 +192,16 @@ final class EventLog {
         }
     }
 
-    private func spillIfFull() throws {
+    /// Called after every append: the check stays inline, the spill out of line.
+    @inline(__always) private func spillIfFull() throws {
         guard tail.pointee.count >= memoryLimit else { return }
         try spill()
     }
 
     /// Moves the tail to the end of the file.
-    private func spill() throws {
-        if file < 0 {
-            var template = Array((directory + "/plistkit-events-XXXXXX").utf8CString)
-            file = try template.withUnsafeMutableBufferPointer { p in try SystemCall.value { mkstemp(p.baseAddress!) }.get() }
-            // Unlinked at once: the file lives as long as the descriptor.
-            _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        }
+    @inline(never) private func spill() throws {
         let raw = UnsafeRawBufferPointer(start: tail.pointee.bytes, count: tail.pointee.count)
-        var done = 0
-        while done < raw.count {
-            let n = try SystemCall.value { pwrite(file, raw.baseAddress! + done, raw.count - done, off_t(fileLength + done)) }.get()
-            done += n
-        }
+        try file.write(raw, at: fileLength)
         fileLength += raw.count
         tail.pointee.count = 0
     }
@@ -358,39 +337,30 @@ final class EventLog {
             Int(truncatingIfNeeded: try varint())
         }
 
-        /// A variable-length number (`Tail.appendLength`).
+        /// A variable-length number (`Tail.appendLength`): at most ten bytes, read from the window in one loop once
+        /// they are in it.
         @inline(__always) private mutating func varint() throws -> UInt64 {
             let first = try byte()
             if first < 0x80 { return UInt64(first) }
-            // A longer one (a key's input offset) is read from the window in one go when all of it is there.
-            if windowEnd &- position >= 9 {
-                var v = UInt64(first & 0x7F)
-                var shift: UInt64 = 7
-                var p = window + (position &- windowStart)
-                while true {
-                    let b = p.pointee
-                    p += 1
-                    v |= UInt64(b & 0x7F) &<< shift
-                    if b & 0x80 == 0 { break }
-                    shift &+= 7
-                    if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
-                }
-                position = windowStart &+ (p - window)
-                return v
-            }
             return try longVarint(first)
         }
 
-        private mutating func longVarint(_ first: UInt8) throws -> UInt64 {
+        @inline(__always) private mutating func longVarint(_ first: UInt8) throws -> UInt64 {
+            // The rest is at most nine bytes: have them (or what the log has left) in the window.
+            if windowEnd &- position < 9 { try ensure(min(9, log.count - position)) }
+            let limit = min(9, windowEnd &- position)
             var v = UInt64(first & 0x7F)
-            var shift: UInt64 = 7
-            while true {
-                let b = try byte()
-                v |= UInt64(b & 0x7F) &<< shift
-                if b & 0x80 == 0 { return v }
-                shift &+= 7
-                if shift > 63 { throw PlistError(.io, "a length in the event log is too long (at \(position))") }
+            var k = 0
+            while k < limit {
+                let b = at(k)
+                v |= UInt64(b & 0x7F) &<< UInt64(7 &* (k &+ 1))
+                k &+= 1
+                if b & 0x80 == 0 {
+                    position &+= k
+                    return v
+                }
             }
+            throw PlistError(.io, "a number in the event log is too long or cut short (at \(position))")
         }
 
         /// The next `n` bytes, valid until the window moves.
@@ -474,11 +444,8 @@ final class EventLog {
         var filled = 0
         if offset < fileLength {
             let fromFile = min(end, fileLength) - offset
-            while filled < fromFile {
-                let n = try SystemCall.value { [filled] in pread(file, out + filled, fromFile - filled, off_t(offset + filled)) }.get()
-                if n == 0 { return filled }
-                filled += n
-            }
+            filled = try file.read(into: out, count: fromFile, at: offset)
+            if filled < fromFile { return filled }
         }
         if end > fileLength {
             let from = max(offset, fileLength) - fileLength

@@ -9,8 +9,8 @@ import Musl
 /// and comes back as the same `String` (no decoding, and a `KeyOrderMemo` recognises the set).
 ///
 /// Bounded (a few MiB at most, strings included): at most `maxKeys` keys of up to `maxKeyLength` bytes, `maxBytes` in
-/// all; past that a key is logged as text. Keys are found by a seeded hash of their bytes (`BinaryKeyHash`, a random seed per table, so a document
-/// cannot be made of keys that collide) in an open-addressing table.
+/// all; past that a key is logged as text. Keys are found by a seeded hash of their bytes (`BinaryKeyHash`, a random
+/// seed per table, so a document cannot be made of keys that collide) in an open-addressing table.
 struct EventLogKeys {
     private(set) var keys: [String] = []
     /// Key `i`'s bytes are `bytes[starts[i] ..< starts[i] + lengths[i]]`.

@@ -14,9 +14,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     private let duplicateKeys: DuplicateKeyPolicy
     private let collapsesUIDDictionaries: Bool
     private let format: PlistFormat
-    /// Open containers being logged (0: events pass through).
-    private var depth = 0
-    /// Where each of them begins in the log.
+    /// Where each open container being logged begins in the log (none: events pass through).
     private var open: [Int] = []
     /// How much of a dictionary's entries is ordered in memory; past it, in runs on disk (in a sorted order only).
     private let entryMemory: Int
@@ -42,27 +40,23 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     private static var here: Range<Int> { Range(uncheckedBounds: (0, 0)) }
 
     mutating func beginArray(count: Int?, at range: Range<Int>) throws {
-        guard depth > 0 else { return try downstream.beginArray(count: count, at: range) }
+        guard !open.isEmpty else { return try downstream.beginArray(count: count, at: range) }
         open.append(try log.beginContainer(.beginArray))
-        depth += 1
     }
 
     mutating func endArray(at range: Range<Int>) throws {
-        guard depth > 0 else { return try downstream.endArray(at: range) }
+        guard !open.isEmpty else { return try downstream.endArray(at: range) }
         try log.endContainer(.endArray, begunAt: open.removeLast())
-        depth -= 1
     }
 
     mutating func beginDictionary(count: Int?, at range: Range<Int>) throws {
-        if depth == 0 { log.removeAll() }
+        if open.isEmpty { log.removeAll() }
         open.append(try log.beginContainer(.beginDictionary))
-        depth += 1
     }
 
     mutating func endDictionary(at range: Range<Int>) throws {
         try log.endContainer(.endDictionary, begunAt: open.removeLast())
-        depth -= 1
-        guard depth == 0 else { return }
+        guard open.isEmpty else { return }
         var reader = EventLog.Reader(log, at: 0)
         _ = try reader.next()  // the dictionary's beginning
         try replayDictionary(&reader)
@@ -74,7 +68,7 @@ struct KeyOrderingSink<Downstream: PlistEventSink, Order: KeyOrdering>: PlistEve
     }
 
     mutating func value(_ value: PlistValue, at range: Range<Int>) throws {
-        guard depth > 0 else { return try downstream.value(value, at: range) }
+        guard !open.isEmpty else { return try downstream.value(value, at: range) }
         try log.append(value)
     }
 

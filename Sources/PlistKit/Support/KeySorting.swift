@@ -69,9 +69,9 @@ enum KeySorting {
 }
 
 /// The key orders of dictionaries sorted recently (in one walk of a tree, or one stream), so that a dictionary whose
-/// keys are those of one sorted before — the same `String` values bit for bit, as the records of one key set are (a binary reader's
-/// shared key set, an encoder's template) and as equal short keys are (stored inline) — takes its order without
-/// comparing a key.
+/// keys are those of one sorted before — the same `String` values bit for bit, as the records of one key set are (a
+/// binary reader's shared key set, an encoder's template) and as equal short keys are (stored inline) — takes its
+/// order without comparing a key.
 ///
 /// A slot holds the `String`s it was stored with, not only their bits: while it holds them their storage cannot be
 /// freed and reused for other text, so equal bits always mean the same keys — also for keys made and dropped one
