@@ -22,10 +22,8 @@ extension PropertyList {
         _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
         readOptions: PlistReadOptions = PlistReadOptions(), output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
-        try reportingWriteFailures {
-            try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
-                        sharingAllowance: sharingAllowance, output: output)
-        }
+        try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
+                    entrySpillMemory: entrySpillMemory, output: output)
     }
 
     /// `convert` of a file's bytes: the same output and errors. When the input is a file mapping (a regular file),
@@ -43,16 +41,16 @@ extension PropertyList {
         }
     }
 
-    /// `convert` of bytes with small bounds for the event log's memory and a large dictionary's entries, so that a
-    /// small document uses the log's file, its windows and the sorted runs on disk: for the fuzz harness, which
-    /// compares it with the tree path as it does the public `convert`.
+    /// `convert` of bytes with given bounds for the event log's memory and a large dictionary's entries (the public
+    /// `convert` passes the standard ones); small bounds make a small document use the log's file, its windows and
+    /// the sorted runs on disk: for the fuzz harness, which compares it with the tree path as it does the public one.
     @discardableResult
     package static func convert(
-        _ input: UnsafeRawBufferPointer, to format: PlistFormat, readOptions: PlistReadOptions, eventLogMemory: Int,
-        entrySpillMemory: Int, output: (UnsafeRawBufferPointer) throws -> Void
+        _ input: UnsafeRawBufferPointer, to format: PlistFormat, options: PlistWriteOptions = PlistWriteOptions(),
+        readOptions: PlistReadOptions, eventLogMemory: Int, entrySpillMemory: Int, output: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> PlistFormat {
         try reportingWriteFailures {
-            try convert(input, to: format, options: PlistWriteOptions(), readOptions: readOptions, eventLogMemory: eventLogMemory,
+            try convert(input, to: format, options: options, readOptions: readOptions, eventLogMemory: eventLogMemory,
                         sharingAllowance: sharingAllowance, entrySpillMemory: entrySpillMemory, output: output)
         }
     }
