@@ -6,7 +6,7 @@ import Glibc
 //   plistbench parse|write xml|binary|openstep FILE ITERATIONS   (shared harness contract, one JSON line)
 //   plistbench compare [--seconds S] FILE...                      (PlistKit vs Foundation, same process, ratios)
 //   plistbench codable [RECORDS]                                  (PlistEncoder/Decoder vs Foundation's)
-//   plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]   (PlistKit only, for a profiler)
+//   plistbench codable-profile xml|binary encode|decode|document [RECORDS] [SECONDS]   (PlistKit only, for a profiler)
 //   plistbench preferences [--seconds S]                          (Preferences vs Foundation's UserDefaults)
 //   plistbench bookmark [DIR]                                     (bookmark create/resolve timings; `bookmark bench`)
 //   plistbench keyed-archive [--records N] [write|unarchive FILE]  (KeyedArchive vs NSKeyedUnarchiver/Archiver)
@@ -18,7 +18,7 @@ let usage = """
     usage: plistbench parse|write xml|binary|openstep FILE ITERATIONS
            plistbench compare [--seconds S] FILE...
            plistbench codable [RECORDS]
-           plistbench codable-profile xml|binary encode|decode [RECORDS] [SECONDS]
+           plistbench codable-profile xml|binary encode|decode|document [RECORDS] [SECONDS]
            plistbench preferences [--seconds S]
            plistbench bookmark [DIR]
            plistbench keyed-archive [--records N] [--rounds R] [write FILE | unarchive FILE]

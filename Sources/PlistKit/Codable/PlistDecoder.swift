@@ -73,6 +73,27 @@ open class PlistDecoder: @unchecked Sendable {
         return try decode(type, fromValue: value, format: format, userInfo: s.userInfo)
     }
 
+    /// Decodes a `T` from an opened binary document, reading only the objects the type asks for: each keyed
+    /// container's keys are looked up in the document's raw keys (`BinaryPlistDocument.object(at:)`'s lookup, one
+    /// key at a time), and everything else — scalars, arrays, a dictionary taken whole (`PlistValue`,
+    /// `PlistDictionary`, a URL) — is materialised where it is found and decoded as `decode(_:fromValue:)` decodes
+    /// it, with the same conversions, errors and coding paths.
+    ///
+    /// So a type that reads a few fields of a large file costs those fields, not the file. The checks are the
+    /// document's: everything read is checked as `PropertyList.read` checks it (encodings, the duplicate-key
+    /// policy, cycles, nesting), but what is not read is not checked, so a file that `decode(_:from:)` of its bytes
+    /// refuses for a broken object elsewhere can decode here. The document's read options apply, not
+    /// `readOptions`; a document error is `DecodingError.dataCorrupted` with the `PlistError` as underlying error.
+    open func decode<T: Decodable>(_ type: T.Type, from document: BinaryPlistDocument) throws -> T {
+        let userInfo = self.userInfo
+        var info: [CodingUserInfoKey: Any] = [:]
+        for (k, v) in userInfo { info[k] = v }
+        return try document.withObjectTable { bytes, table in
+            let context = DocumentDecodingContext(document: document, bytes: bytes, table: table, userInfo: info)
+            return try context.decode(type, object: table.trailer.topObject, element: nil, in: context.place([], inside: []))
+        }
+    }
+
     /// Decodes a `T` from an already-read property-list value.
     /// - Parameters:
     ///   - type: the type to decode.

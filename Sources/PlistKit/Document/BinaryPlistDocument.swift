@@ -216,9 +216,40 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let offset = try table.objectOffset(index)
         let kind = table.marker(at: offset) >> 4
         guard kind == 0xA || kind == 0xD else { return try table.leaf(at: offset).value }
+        if kind == 0xA, let elements = try leafArray(at: offset, depth: depth, table) { return .array(elements) }
         var options = options
         options.maxDepth -= depth
         return try BinaryReader.read(bytes, trailer: trailer, options: options, from: index)
+    }
+
+    /// The elements of the array at `offset` (inside `depth` containers) when every one is a scalar, string or
+    /// data, decoded as the tree reader decodes them; nil when one is a container or they would take more reading
+    /// than the tree reader's budget (the tree reader then reads it). An array of scalars — a `[String]` or
+    /// `[Double]` field of a type decoded from the document — then costs its elements, where the tree reader's
+    /// per-object table costs the document's object count.
+    private func leafArray(at offset: Int, depth: Int, _ table: BinaryObjectTable) throws -> [PlistValue]? {
+        let refSize = trailer.refSize
+        let (refs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: refSize, at: offset)
+        if depth + 1 > options.maxDepth {
+            throw BinaryTrailer.error(.depthLimit, "nesting deeper than \(options.maxDepth) levels", at: offset)
+        }
+        var budget = BinaryEventSource<PlistTreeBuilder, AsWrittenKeyOrder>.treeBudget(trailer)
+        var elements: [PlistValue] = []
+        elements.reserveCapacity(count)
+        for i in 0 ..< count {
+            do {
+                let element = try table.objectOffset(try table.reference(at: refs + i * refSize))
+                let kind = table.marker(at: element) >> 4
+                guard kind != 0xA, kind != 0xD else { return nil }
+                let (value, end) = try table.leaf(at: element)
+                budget -= max(end - element, 1)
+                guard budget >= 0 else { return nil }
+                elements.append(value)
+            } catch let e as PlistError {
+                throw e.inside(String(i))  // as the tree reader names a bad element
+            }
+        }
+        return elements
     }
 
     /// Sends `object`'s events to `sink` (a tree builder stands in for shared subtrees; a sink that cannot is
@@ -253,6 +284,72 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
+
+    // MARK: Reading in place (for `PlistDecoder`)
+
+    /// Calls `body` with the bytes and an object table over them, valid only inside `body`.
+    func withObjectTable<R>(_ body: (UnsafeRawBufferPointer, BinaryObjectTable) throws -> R) rethrows -> R {
+        try withTable(body)
+    }
+
+    /// Checks container `index` as the tree reader checks a container it enters below `ancestors` (the containers
+    /// from the root down to its parent): a reference back to one of them is a cycle, and the nesting limit holds.
+    func enter(container index: Int, under ancestors: [Int], _ table: BinaryObjectTable) throws {
+        _ = try find([], from: index, under: ancestors, in: table)
+    }
+
+    /// The entries of dictionary `index` as the tree holds them: each distinct key once (its first entry's place),
+    /// with the entry whose value the duplicate-key policy keeps, every key checked as the tree reader checks it
+    /// (`inside`: the containers from the root down to this dictionary); a repeated key under `.reject` is its error.
+    func distinctKeys(ofDictionary index: Int, inside: [Int], _ table: BinaryObjectTable) throws -> (keys: [String], entries: [Int]) {
+        let offset = try table.objectOffset(index)
+        let refSize = trailer.refSize
+        let (keyRefs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: 2 * refSize, at: offset)
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: inside.count) { path in
+            for (i, container) in inside.enumerated() { path[i] = container }
+            var keys: [String] = []
+            var entries: [Int] = []
+            keys.reserveCapacity(count)
+            entries.reserveCapacity(count)
+            // Small dictionaries compare keys pairwise; larger ones through a table.
+            var positions: [ExactKey: Int] = [:]
+            for i in 0 ..< count {
+                let key = table.string(of: try table.checkedKey(try table.reference(at: keyRefs + i * refSize), inside: path, depth: inside.count))
+                let earlier: Int?
+                if count <= 16 {
+                    earlier = keys.firstIndex { exactKeyBytesEqual($0, key) }
+                } else {
+                    earlier = positions[ExactKey(key)]
+                    if earlier == nil { positions[ExactKey(key)] = keys.count }
+                }
+                guard let earlier else {
+                    keys.append(key)
+                    entries.append(i)
+                    continue
+                }
+                switch duplicateKeys {
+                case .reject: throw try duplicateKeyError(i, keyRefs: keyRefs, table)
+                case .lastWins: entries[earlier] = i
+                case .firstWins, .coreFoundation: break  // `.coreFoundation` reads binary as `.firstWins`
+                }
+            }
+            return (keys, entries)
+        }
+    }
+
+    /// The elements of array `index` (object indexes), after `enter(container:under:)`'s checks.
+    func elements(ofArray index: Int, under ancestors: [Int], _ table: BinaryObjectTable) throws -> [Int] {
+        try enter(container: index, under: ancestors, table)
+        let offset = try table.objectOffset(index)
+        let refSize = trailer.refSize
+        let (refs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: refSize, at: offset)
+        return try (0 ..< count).map { try table.reference(at: refs + $0 * refSize) }
+    }
+
+    /// The whole value of object `index`, inside `depth` containers (their nesting counts against the limit).
+    func value(ofObject index: Int, depth: Int, _ bytes: UnsafeRawBufferPointer, _ table: BinaryObjectTable) throws -> PlistValue {
+        try materialise(index, depth: depth, bytes, table)
+    }
 
     // MARK: Following a key path
 
@@ -299,15 +396,21 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     /// tried again with key objects charged once each, and past that fails as the tree reader fails on
     /// overlapping objects.
     private func find(_ path: KeyPath, in table: BinaryObjectTable) throws -> Int? {
-        let components = path.components
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: components.count + 1) { inside in
+        try find(path.components, from: trailer.topObject, under: [], in: table)
+    }
+
+    /// `find` of `components` below object `start`, whose containers from the root are `ancestors` (checked for
+    /// cycles and counted for depth as if the walk had come down through them).
+    private func find(_ components: [String], from start: Int, under ancestors: [Int], in table: BinaryObjectTable) throws -> Int? {
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: ancestors.count + components.count + 1) { inside in
+            for (i, ancestor) in ancestors.enumerated() { inside[i] = ancestor }
             do {
                 var walk = Walk(budget: 4 * trailer.offsetTableOffset, repeats: nil, path: inside)
-                return try find(components, in: table, &walk)
+                return try find(components, from: start, at: ancestors.count, in: table, &walk)
             } catch is BinaryBudgetExhausted {
                 var walk = Walk(budget: 4 * trailer.offsetTableOffset, repeats: [:], path: inside)
                 do {
-                    return try find(components, in: table, &walk)
+                    return try find(components, from: start, at: ancestors.count, in: table, &walk)
                 } catch let exhausted as BinaryBudgetExhausted {
                     throw exhausted.error
                 }
@@ -315,10 +418,11 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         }
     }
 
-    private func find(_ components: [String], in table: BinaryObjectTable, _ walk: inout Walk) throws -> Int? {
+    private func find(_ components: [String], from start: Int, at base: Int, in table: BinaryObjectTable, _ walk: inout Walk) throws -> Int? {
         let refSize = trailer.refSize
-        var index = trailer.topObject
-        for (depth, component) in components.enumerated() {
+        var index = start
+        for (step, component) in components.enumerated() {
+            let depth = base + step
             let offset = try table.objectOffset(index)
             let marker = table.marker(at: offset)
             let low = Int(marker & 0x0F)
@@ -346,7 +450,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                     return nil
                 }
             } catch let e as PlistError {
-                throw Self.at(components[..<depth], e)
+                throw Self.at(components[..<step], e)
             }
         }
         // The object found: if it is a container, the tree reader nests it too.
@@ -354,8 +458,8 @@ public final class BinaryPlistDocument: @unchecked Sendable {
             let offset = try table.objectOffset(index)
             let kind = table.marker(at: offset) >> 4
             if kind == 0xA || kind == 0xD {
-                try enter(index, at: offset, depth: components.count, walk)
-                try checkDepth(components.count, at: offset)
+                try enter(index, at: offset, depth: base + components.count, walk)
+                try checkDepth(base + components.count, at: offset)
             }
         } catch let e as PlistError {
             throw Self.at(components[...], e)
