@@ -33,7 +33,7 @@ struct BinaryTrailer {
         }
         // Smallest possible document: header, one 1-byte object, one 1-byte offset entry, trailer.
         guard n >= Self.headerSize + 2 + Self.trailerSize else {
-            throw BinaryTrailer.error(.truncated, "binary property list is too short (\(n) bytes) to hold a header and trailer", at: n)
+            throw BinaryTrailer.error(.truncated, "binary property list is too short (\(n) bytes) to hold a header, an object, its offset and the trailer (\(Self.headerSize + 2 + Self.trailerSize) bytes)", at: n)
         }
         let t = n - Self.trailerSize
         // CF writes the trailer's first five bytes as zeros. When they are not and the trailer is wrong anyway, the

@@ -119,6 +119,8 @@ public enum PlistDescription {
 
     /// `printf("%f", value)`: fixed notation with six decimals (`nan`, `inf`, `-inf` for non-finite values).
     public static func percentF(_ value: Double) -> String {
+        // Foundation's `%f` prints every NaN as `nan`; glibc prints one with its sign bit set (x86's 0/0) as `-nan`.
+        if value.isNaN { return "nan" }
         // The longest %f output of a Double is 309 integer digits, a sign, a point and six decimals.
         var buffer = [CChar](repeating: 0, count: 400)
         let written = buffer.withUnsafeMutableBufferPointer { buf in

@@ -36,6 +36,9 @@ struct XMLReaderLegacyEncoding {
         guard let name = XMLReaderInputEncoding.declaredEncoding(b) else { return .native }
         let loose = looseForm(name)
         if ["UTF8", "USASCII", "ASCII"].contains(loose) {
+            // Core Foundation converts a document declared ASCII with its ASCII conversion, which takes a byte
+            // ≥ 0x80 as the character of the same value (ISO Latin-1): so does this reader, rather than fail.
+            if loose != "UTF8", BinaryObjectTable.firstNonASCII(b) != nil { return .legacy("ISO-8859-1") }
             return ["UTF-8", "UTF8", "US-ASCII", "ASCII"].contains(name.uppercased()) ? .native : .looseUTF8
         }
         if loose.hasPrefix("UTF16") || loose.hasPrefix("UTF32") || loose.hasPrefix("UCS") { return .native }

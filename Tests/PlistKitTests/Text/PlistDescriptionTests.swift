@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    /// A NaN with its sign bit set (what x86 makes of 0/0, common in real binary files): Apple's `plutil -extract …
+    /// raw` prints it `nan`, as every other NaN, where glibc's `%f` (and so `String(format:)` here) prints `-nan`.
+    @Test(.enabled(if: ApplePlutil.path != nil, ApplePlutil.missingReason))
+    func everyNaNPrintsAsApplesPlutilPrintsIt() throws {
+        let nans = [Double.nan, -.nan, Double(bitPattern: 0xFFF8_0000_0000_0000), Double(bitPattern: 0x7FF0_0000_0000_0001)]
+        let directory = try ApplePlutil.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("nans.plist")
+        try Data(PropertyList.writeBytes(.array(nans.map { .real(PlistReal($0)) }), format: .binary)).write(to: file)
+        for (i, v) in nans.enumerated() {
+            let apple = try ApplePlutil.run(["-extract", "\(i)", "raw", "-o", "-", file.path])
+            #expect(apple.status == 0, "\(apple.err)")
+            #expect(PlistDescription.percentF(v) == apple.out.trimmingCharacters(in: .newlines), "NaN bits \(String(v.bitPattern, radix: 16))")
+        }
+    }
+
     @Test func datesAndRealsInHumanReadableForm() {
         // Date.description and Swift's shortest round-trip Double spelling, as NSNumber/NSDate print them.
         let date = PlistDate(Date(timeIntervalSince1970: 1_706_820_194))

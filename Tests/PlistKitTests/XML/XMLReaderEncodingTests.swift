@@ -78,6 +78,18 @@ import TestSupport
         #expect(T.foundation(bytes) == "café")
     }
 
+    /// A document declared ASCII holding bytes ≥ 0x80 (UTF-8 text under a wrong declaration) reads as Foundation
+    /// reads it: each such byte as the character of the same value. (It was an error, and a misleading one: libxml2's
+    /// ASCII decoder reported a premature end of data.)
+    @Test func highBytesUnderAnASCIIDeclarationReadAsFoundationReadsThem() throws {
+        for name in ["US-ASCII", "ASCII", "us-ascii"] {
+            let bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?><plist><string>café</string></plist>".utf8)
+            let foundation = try #require(T.foundation(bytes), "Foundation could not read the \(name) document")
+            #expect(try T.read(bytes) == foundation, "\(name)")
+            #expect(foundation == "caf\u{C3}\u{A9}", "\(name)")
+        }
+    }
+
     /// Found by the foundation fuzzer (Corpus/regressions/xml): a document declaring UTF-7 (or any legacy encoding)
     /// went through libxml2's converter and XML end-of-line handling, so its CRs became LF where Foundation keeps
     /// them. Such documents are now converted with iconv first and read like UTF-8 ones.
