@@ -2,7 +2,7 @@
 // to each text format (for a third of inputs with an event log and entry bounds small enough to spill them to
 // files) gives the bytes `write(read(input))` gives, or the same error; and for binary input that
 // reads (and whose offset table is whole), a `BinaryPlistDocument` answers every key path of the tree (up to a
-// bound) with the tree's value.
+// bound) with the tree's value, and `PlistDecoder` decodes the tree's entries from it.
 import PlistKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -60,8 +60,40 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         var budget = 200
         lookUp(tree, at: [], in: document, budget: &budget)
+        decodeThroughContainers(tree, from: document)
+    } else if bytes.count >= 8, PlistFormat.detection(of: bytes) == .binary,
+              let document = try? BinaryPlistDocument(Array(bytes), options: options) {
+        // A document the tree refuses: decoding through it may fail, never crash or hang.
+        _ = try? PlistDecoder().decode([String: PlistValue].self, from: document)
+        _ = try? PlistDecoder().decode([PlistValue].self, from: document)
     }
     return 0
+}
+
+/// `PlistDecoder` on the document, through its keyed or unkeyed container (each value materialised where it lies),
+/// gives the tree's entries.
+private func decodeThroughContainers(_ tree: PlistValue, from document: BinaryPlistDocument) {
+    do {
+        switch tree {
+        case .dictionary(let d):
+            // Keys equal under Swift's `==` (canonically equivalent) are one key of a Swift dictionary.
+            guard Set(d.keys).count == d.count else { return }
+            let decoded = try PlistDecoder().decode([String: PlistValue].self, from: document)
+            if decoded.count != d.count || d.contains(where: { decoded[$0.key] != $0.value }) {
+                FuzzCheck.fail("decoding [String: PlistValue] from the document differs from the tree")
+            }
+        case .array(let a):
+            if try PlistDecoder().decode([PlistValue].self, from: document) != a {
+                FuzzCheck.fail("decoding [PlistValue] from the document differs from the tree")
+            }
+        default:
+            if try PlistDecoder().decode(PlistValue.self, from: document) != tree {
+                FuzzCheck.fail("decoding PlistValue from the document differs from the tree")
+            }
+        }
+    } catch {
+        FuzzCheck.fail("decoding from the document fails where the tree reads: \(error)")
+    }
 }
 
 /// The error `read` throws (the tree path's first failure).
