@@ -48,6 +48,31 @@ import TestSupport
         #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == expected)
     }
 
+    /// An Xcode project whose text cannot take an edit (UTF-16, where edits in place are refused) is rewritten in
+    /// Xcode's layout, not as plain OpenStep: it stays an Xcode project (header, sections, comments), with the edit.
+    @Test func anXcodeProjectTheTextCannotEditIsRewrittenInXcodesLayout() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("project.pbxproj")
+        var project = PlistValue.dictionary([
+            "archiveVersion": "1", "classes": [:], "objectVersion": "56", "rootObject": "P",
+            "objects": [
+                "P": ["isa": "PBXProject", "buildConfigurationList": "L", "mainGroup": "G", "targets": []],
+                "L": ["isa": "XCConfigurationList", "buildConfigurations": ["C"]],
+                "C": ["isa": "XCBuildConfiguration", "name": "Debug", "buildSettings": ["SDKROOT": "iphoneos"]],
+                "G": ["isa": "PBXGroup", "children": [], "sourceTree": "<group>"],
+            ],
+        ])
+        let xcode = try XcodeProjectWriter.write(project, projectName: "App")
+        let utf16 = Array(String(decoding: xcode, as: UTF8.self).utf16)
+        try Data([0xFF, 0xFE] + utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: file)
+        #expect(Self.run(["-replace", "objects.C.buildSettings.SDKROOT", "-string", "macosx", file.path]).status == 0)
+        try project.replace("macosx", at: "objects.C.buildSettings.SDKROOT")
+        #expect(Array(try Data(contentsOf: file)) == (try XcodeProjectWriter.write(project, projectName: "App")))
+    }
+
     @Test func xmlEditsKeepCommentsCDATAAndCharacterReferences() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -98,20 +98,11 @@ struct PlutilRunner {
         case .convert(let format):
             try emit(try read(path).value, as: format, for: path)
         case .insert(let keyPath, let value, let append):
-            if try editText(path, { try $0.insert(value, at: keyPath, appending: append) }) { return }
-            var (document, format) = try read(path)
-            try edit { try document.insert(value, at: keyPath, appending: append) }
-            try emit(document, as: .plist(format), for: path)
+            try edit(path, { try $0.insert(value, at: keyPath, appending: append) }, { try $0.insert(value, at: keyPath, appending: append) })
         case .replace(let keyPath, let value):
-            if try editText(path, { try $0.replace(value, at: keyPath) }) { return }
-            var (document, format) = try read(path)
-            try edit { try document.replace(value, at: keyPath) }
-            try emit(document, as: .plist(format), for: path)
+            try edit(path, { try $0.replace(value, at: keyPath) }, { try $0.replace(value, at: keyPath) })
         case .remove(let keyPath):
-            if try editText(path, { try $0.remove(at: keyPath) }) { return }
-            var (document, format) = try read(path)
-            try edit { try document.remove(at: keyPath) }
-            try emit(document, as: .plist(format), for: path)
+            try edit(path, { try $0.remove(at: keyPath) }, { try $0.remove(at: keyPath) })
         case .extract(let keyPath, let format, let expect):
             let (typeName, value) = try lookUp(keyPath, in: path, materialising: format != .type)
             if let expect, expect.rawValue != typeName {
@@ -133,27 +124,57 @@ struct PlutilRunner {
         }
     }
 
+    /// `-insert`, `-replace`, `-remove`: in place as text when the file is OpenStep or XML (`editText`), else the
+    /// value edited and the file rewritten whole in its format — or, for an Xcode project whose text could not take
+    /// the edit, in Xcode's layout (`XcodeProjectWriter`), so the file stays an Xcode project.
+    private func edit(
+        _ path: String, _ inText: (inout PlistTextDocument) throws -> Void, _ inValue: (inout PlistValue) throws -> Void
+    ) throws {
+        let outcome = try editText(path, inText)
+        if outcome == .done { return }
+        var (document, format) = try read(path)
+        try edit { try inValue(&document) }
+        if outcome == .rewriteAsXcodeProject,
+           let text = try? XcodeProjectWriter.write(
+               document, projectName: invocation.projectName ?? XcodeComments.projectName(fromPath: path)
+                   ?? map(path).withUnsafeBytes { XcodeComments.projectName(inCommentsOf: [UInt8]($0)) }) {
+            try deliver(text, as: .xcode, for: path)
+            return
+        }
+        try emit(document, as: .plist(format), for: path)
+    }
+
+    /// What `editText` did.
+    private enum TextEdit {
+        /// The file was edited in place.
+        case done
+        /// Nothing was written: the file is no OpenStep or XML text, or the text could not take the edit.
+        case rewrite
+        /// Nothing was written: an Xcode project whose text could not take the edit.
+        case rewriteAsXcodeProject
+    }
+
     /// Edits an OpenStep or XML file in place as text (`PlistTextDocument`): only the edited entry's bytes change, and
-    /// the file keeps its format. Returns false, having written nothing, when the file is not such text or the edit
-    /// cannot be made in the text (the caller then rewrites the file whole, as for binary and JSON); an edit the tree
-    /// refuses (a missing key path, an existing key) is this file's failure, with `plutil`'s message.
-    private func editText(_ path: String, _ body: (inout PlistTextDocument) throws -> Void) throws -> Bool {
+    /// the file keeps its format. Writes nothing when the file is not such text or the edit cannot be made in the
+    /// text (the caller then rewrites the file whole, as for binary and JSON); an edit the tree refuses (a missing key
+    /// path, an existing key) is this file's failure, with `plutil`'s message.
+    private func editText(_ path: String, _ body: (inout PlistTextDocument) throws -> Void) throws -> TextEdit {
         let input = try map(path)
         let bytes = input.withUnsafeBytes { [UInt8]($0) }
         let isText = bytes.withUnsafeBytes { raw in
             !raw.isEmpty && !Gzip.isGzip(raw) && [nil, .xml].contains(PlistFormat.detection(of: raw).format)
         }
         guard isText, var document = try? PlistTextDocument(bytes, projectName: invocation.projectName ?? XcodeComments.projectName(fromPath: path))
-        else { return false }
+        else { return .rewrite }
         do {
             try body(&document)
         } catch let error as PlistError where error.kind == .keyPath || error.kind == .duplicateKey {
             throw FileFailure(error.message)
         } catch {
-            return false
+            return document.layout == .xcodeProject && document.format == .openStep ? .rewriteAsXcodeProject : .rewrite
         }
         try deliver(document.write(), as: .plist(document.format), for: path)
-        return true
+        return .done
     }
 
     /// `-convert xcode`: Xcode's `project.pbxproj` layout, with the project name from `-projectname`, the path's

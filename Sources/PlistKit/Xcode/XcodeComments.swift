@@ -6,7 +6,9 @@
 /// configurations their `name`; a configuration list `Build configuration list for <isa> "<owner name>"`; proxies,
 /// dependencies and build rules their isa; package references and products their URL's last component, relative
 /// path or product name; exception sets their isa before objectVersion 77, a sentence naming the folder and target
-/// from 77 on. An object with no text gets no comment.
+/// (and the phase, by its name in Xcode's editor) from 77 on. From Xcode 27 (`LastUpgradeCheck` 2700) a
+/// configuration is `<name> configuration for <owner isa> "<owner name>"`. An object with no text gets no comment;
+/// a `*/` in a text is written `* /`, so the comment cannot end early.
 struct XcodeComments: Sendable {
     private(set) var byID: [String: String] = [:]
 
@@ -22,6 +24,8 @@ struct XcodeComments: Sendable {
         var phaseOf: [String: String] = [:]
         var ownerOf: [String: String] = [:]
         var groupOf: [String: String] = [:]
+        var targetOf: [String: String] = [:]
+        var listOf: [String: String] = [:]
         for (id, object) in objects {
             guard case .dictionary(let o) = object else { continue }
             if let isa = o["isa"]?.stringValue, isa.hasSuffix("BuildPhase"), let files = o["files"]?.arrayValue {
@@ -31,7 +35,17 @@ struct XcodeComments: Sendable {
             if let sets = o["exceptions"]?.arrayValue {
                 for s in sets { if let s = s.stringValue, groupOf[s] == nil { groupOf[s] = id } }
             }
+            if let phases = o["buildPhases"]?.arrayValue {
+                for p in phases { if let p = p.stringValue, targetOf[p] == nil { targetOf[p] = id } }
+            }
+            if o["isa"]?.stringValue == "XCConfigurationList", let configurations = o["buildConfigurations"]?.arrayValue {
+                for c in configurations { if let c = c.stringValue, listOf[c] == nil { listOf[c] = id } }
+            }
         }
+        // Xcode 27 names a configuration with its owner (two Xcode 27 projects, alanvardy/CheckStitch and
+        // EvanBacon/xcode's `011-swift-ios-27` fixture; Xcode 26.3's keep the bare name).
+        let lastUpgrade = rootID.flatMap { objects[$0]?["attributes"]?["LastUpgradeCheck"]?.stringValue }.flatMap { Int($0) } ?? 0
+        let configurationsNameOwners = lastUpgrade >= 2700
         func object(_ id: String?) -> PlistDictionary? { id.flatMap { objects[$0]?.dictionaryValue } }
         func string(_ o: PlistDictionary?, _ key: String) -> String? {
             guard let s = o?[key]?.stringValue, !s.isEmpty else { return nil }
@@ -46,6 +60,25 @@ struct XcodeComments: Sendable {
             return String(word)
         }
         func elementName(_ o: PlistDictionary?) -> String? { string(o, "name") ?? string(o, "path") }
+        /// A phase as Xcode's editor names it (an exception set's comment names it so: `"Copy Files" phase`, in an
+        /// Xcode 16 save of tuist/XcodeProj's `SynchronizedRootGroups` fixture).
+        func phaseTitle(_ o: PlistDictionary) -> String? {
+            if let name = string(o, "name") { return name }
+            switch string(o, "isa") {
+            case "PBXCopyFilesBuildPhase": return "Copy Files"
+            case "PBXResourcesBuildPhase": return "Copy Bundle Resources"
+            case "PBXSourcesBuildPhase": return "Compile Sources"
+            case "PBXFrameworksBuildPhase": return "Link Binary With Libraries"
+            case "PBXShellScriptBuildPhase": return "Run Script"
+            case "PBXRezBuildPhase": return "Build Carbon Resources"
+            default: return phaseName(o)
+            }
+        }
+        /// The name a configuration list's owner goes by in comments (the project's is the project name).
+        func ownerName(_ listID: String) -> (isa: String, name: String)? {
+            guard let ownerID = ownerOf[listID], let owner = object(ownerID), let ownerIsa = string(owner, "isa") else { return nil }
+            return (ownerIsa, ownerIsa == "PBXProject" ? (projectName ?? "") : (string(owner, "name") ?? ""))
+        }
         var memo: [String: String?] = [:]
         // A comment can be made of another's (a build file's of its file's, an exception set's of its group's).
         // Xcode's graphs are two levels deep; a malformed one may refer back to an object being described (a build
@@ -78,12 +111,15 @@ struct XcodeComments: Sendable {
                 }
                 guard let phase = object(phaseOf[id]), let name = phaseName(phase) else { return file }
                 return "\(file) in \(name)"
-            case "PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget", "XCBuildConfiguration":
+            case "PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget":
                 return string(o, "name")
+            case "XCBuildConfiguration":
+                guard configurationsNameOwners, let name = string(o, "name"), let list = listOf[id], let owner = ownerName(list)
+                else { return string(o, "name") }
+                return "\(name) configuration for \(owner.isa) \"\(owner.name)\""
             case "XCConfigurationList":
-                guard let ownerID = ownerOf[id], let owner = object(ownerID), let ownerIsa = string(owner, "isa") else { return nil }
-                let name = ownerIsa == "PBXProject" ? (projectName ?? "") : (string(owner, "name") ?? "")
-                return "Build configuration list for \(ownerIsa) \"\(name)\""
+                guard let owner = ownerName(id) else { return nil }
+                return "Build configuration list for \(owner.isa) \"\(owner.name)\""
             case "PBXContainerItemProxy", "PBXTargetDependency", "PBXBuildRule":
                 return isa
             case "XCRemoteSwiftPackageReference":
@@ -106,15 +142,19 @@ struct XcodeComments: Sendable {
             case "PBXFileSystemSynchronizedGroupBuildPhaseMembershipExceptionSet":
                 guard version >= 77 else { return isa }
                 let group = groupOf[id].flatMap { comment($0) } ?? ""
-                let phase = object(string(o, "buildPhase")).flatMap { phaseName($0) } ?? ""
-                return "Exceptions for \"\(group)\" folder in \"\(phase)\" build phase"
+                let phaseID = string(o, "buildPhase")
+                let phase = object(phaseID).flatMap { phaseTitle($0) } ?? ""
+                let target = string(object(phaseID.flatMap { targetOf[$0] }), "name") ?? ""
+                return "Exceptions for \"\(group)\" folder in \"\(phase)\" phase from \"\(target)\" target"
             default:
                 if isa.hasSuffix("BuildPhase") { return phaseName(o) }
                 return string(o, "name")
             }
         }
         for id in objects.keys {
-            if let text = comment(id), !text.isEmpty { byID[id] = text }
+            // Xcode writes a name into its comment as it is; a `*/` in it would end the comment there, and the file
+            // would not read back (a real project's group renamed `Src */ x`).
+            if let text = comment(id), !text.isEmpty { byID[id] = text.contains("*/") ? text.replacing("*/", with: "* /") : text }
         }
     }
 

@@ -89,6 +89,49 @@ import Testing
         ]
     }
 
+    /// A build-phase membership exception set from objectVersion 77 names its phase as Xcode's editor does and the
+    /// target the phase belongs to: Xcode 16's save of tuist/XcodeProj's `Fixtures/SynchronizedRootGroups` (commit
+    /// 8ec2c0a) writes `Exceptions for "SynchronizedRootGroups" folder in "Copy Files" phase from
+    /// "SynchronizedRootGroups" target` for an unnamed copy-files phase; a named phase goes by its name.
+    @Test func aPhaseMembershipExceptionSetNamesThePhaseAndItsTarget() throws {
+        for (phase, title) in [(["isa": "PBXCopyFilesBuildPhase", "files": []] as PlistValue, "Copy Files"),
+                               (["isa": "PBXResourcesBuildPhase", "files": []], "Copy Bundle Resources"),
+                               (["isa": "PBXCopyFilesBuildPhase", "name": "Embed Extensions", "files": []], "Embed Extensions")] {
+            var project = Self.project(objectVersion: "77")
+            try project.replace(.array(["SP", "CP"]), at: "objects.T.buildPhases")
+            try project.insert(phase, at: "objects.CP")
+            try project.insert(["isa": "PBXFileSystemSynchronizedGroupBuildPhaseMembershipExceptionSet", "buildPhase": "CP",
+                                "membershipExceptions": ["b.txt"]], at: "objects.M")
+            try project.replace(.array(["E", "M"]), at: "objects.S.exceptions")
+            let text = try Self.lines(project)
+            #expect(text.contains("\t\tM /* Exceptions for \"Sources\" folder in \"\(title)\" phase from \"App\" target */ = {"), "\(title)")
+            #expect(text.contains("\t\t\t\tM /* Exceptions for \"Sources\" folder in \"\(title)\" phase from \"App\" target */,"), "\(title)")
+        }
+    }
+
+    /// From Xcode 27 (`LastUpgradeCheck = 2700`) a configuration's comment names its owner, as its list's does
+    /// (alanvardy/CheckStitch and EvanBacon/xcode's `011-swift-ios-27` fixture, both Xcode 27 saves:
+    /// `Debug configuration for PBXNativeTarget "CheckStitch"`); Xcode 26.3 (2630) keeps the bare name.
+    @Test func xcode27NamesAConfigurationWithItsOwner() throws {
+        for (check, expected) in [("2700", "Debug configuration for PBXProject \"App\""), ("2630", "Debug")] {
+            var project = Self.project(objectVersion: "90")
+            try project.insert(["LastUpgradeCheck": .string(check)], at: "objects.P.attributes")
+            let text = try Self.lines(project)
+            #expect(text.contains("\t\tC /* \(expected) */ = {"), "\(check)")
+            #expect(text.contains("\t\t\t\tC /* \(expected) */,"), "\(check)")
+        }
+    }
+
+    /// A name holding `*/` would end its comment early and the file would not read back: it is written `* /`.
+    @Test func aCommentNeverEndsEarly() throws {
+        var project = Self.project(objectVersion: "77")
+        try project.replace("Src */ x", at: "objects.T.name")
+        let bytes = try XcodeProjectWriter.write(project, projectName: "App")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("T /* Src * / x */"))
+        #expect(try PropertyList.read(bytes).value == project)
+    }
+
     @Test func commentsDerivedFromTheGraph() throws {
         let text = try Self.lines(Self.project(objectVersion: "77"))
         #expect(text.first == "// !$*UTF8*$!")
