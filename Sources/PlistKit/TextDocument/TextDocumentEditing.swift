@@ -433,8 +433,8 @@ extension PlistTextDocument {
     }
 
     private func xmlFragment(_ v: PlistValue, indent: [UInt8], unit: [UInt8], newline: [UInt8]) throws -> [UInt8] {
-        var o = PlistWriteOptions()
-        o.sortKeys = false
+        // Keys sorted, as Core Foundation's XML writer sorts them (and as a whole-file rewrite would give).
+        let o = PlistWriteOptions()
         if unit == [0x09], newline == [0x0A], indent.allSatisfy({ $0 == 0x09 }) {
             // Written at its depth (inside as many arrays), so that data lines wrap as Core Foundation wraps them there.
             var wrapped = v

@@ -116,6 +116,23 @@ import Testing
         #expect(doc.bytes == Self.text(head + "\t<!-- c -->\n\t<key>A&#x42;</key>\n\t<integer>7</integer>\n\t<key>empty</key>\n\t<dict/>\n</dict>\n</plist>\n"))
     }
 
+    /// A new dictionary in XML text gets its keys in Core Foundation's order, as Foundation's writer (run here)
+    /// writes the same dictionary — and as a whole-file rewrite would.
+    @Test func aNewXMLDictionaryHasItsKeysInFoundationsOrder() throws {
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+        var doc = try PlistTextDocument(Self.text(head + "\t<key>a</key>\n\t<string>x</string>\n</dict>\n</plist>\n"))
+        let inserted: PlistDictionary = ["z": "1", "isa": "PBXBuildFile", "fileRef": "F", "b": "2"]
+        try doc.insert(.dictionary(inserted), at: "n")
+        let foundation = try PropertyListSerialization.data(
+            fromPropertyList: ["a": "x", "n": ["z": "1", "isa": "PBXBuildFile", "fileRef": "F", "b": "2"]], format: .xml, options: 0)
+        func keys(_ bytes: [UInt8]) -> [String] {
+            String(decoding: bytes, as: UTF8.self).components(separatedBy: "<key>").dropFirst().map { $0.components(separatedBy: "</key>")[0] }
+        }
+        #expect(keys(doc.bytes) == keys(Array(foundation)))
+        #expect(keys(doc.bytes) == ["a", "n", "b", "fileRef", "isa", "z"])
+        #expect(try PropertyList.read(doc.bytes).value == doc.value)
+    }
+
     @Test func editsThatCannotApplyLeaveTheDocumentAlone() throws {
         let source = Self.text("{\n\ta = (x);\n\tb = c;\n}\n")
         var doc = try PlistTextDocument(source)
