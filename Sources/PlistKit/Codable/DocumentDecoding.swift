@@ -28,6 +28,9 @@ final class DocumentKeySet {
     let entries: [Int]
     /// Positions by key, for a large dictionary, made by its first lookup.
     var index: [ExactKey: Int]?
+    /// A dictionary too large to decode its keys for a few lookups (past `DocumentDecodingContext.decodedKeysLimit`
+    /// entries): `keys` and `entries` are empty and each key is looked up in the document's raw keys.
+    var looksUpInDocument: Bool { count > DocumentDecodingContext.decodedKeysLimit }
 
     init(keyRefs: Int, count: Int, keys: [String], entries: [Int]) {
         self.keyRefs = keyRefs
@@ -159,6 +162,10 @@ final class DocumentDecodingContext {
                 if i > 0 { keySets[slot].swapAt(0, i) }
                 return (known, slot, keyRefs)
             }
+            if count > Self.decodedKeysLimit {
+                // Not remembered: such a dictionary is one of a kind (a library's tracks by ID).
+                return (DocumentKeySet(keyRefs: keyRefs, count: count, keys: [], entries: []), slot, keyRefs)
+            }
             let (keys, entries) = try document.distinctKeys(ofDictionary: index, inside: ancestors + [index], table)
             let set = DocumentKeySet(keyRefs: keyRefs, count: count, keys: keys, entries: entries)
             if keySets[slot].count == 4 { keySets[slot].removeLast() }
@@ -167,12 +174,31 @@ final class DocumentDecodingContext {
         }
     }
 
+    /// Past this many entries a dictionary's keys are not decoded for its container: a type reading a few fields of
+    /// a huge dictionary looks them up in the document (whose lookups index such a dictionary once they have
+    /// scanned it a few times), and only `allKeys` decodes them all.
+    static var decodedKeysLimit: Int { 4096 }
+
+    /// The keys of the dictionary at `place` (for `allKeys` and messages), as the tree holds them.
+    func keys(of set: DocumentKeySet, at place: DocumentPlace) throws -> [String] {
+        guard set.looksUpInDocument, let dictionary = place.inside.last else { return set.keys }
+        return try reading(at: place.codingPath) {
+            try document.distinctKeys(ofDictionary: dictionary, inside: place.inside, table).keys
+        }
+    }
+
     /// The object holding the value for `key` in the dictionary whose key references lie at `keyRefs` and whose key
     /// set is `set` (perhaps another dictionary's, with the same key objects), or nil; `lookup` counts the
-    /// container's lookups.
+    /// container's lookups; `place` is the container's.
     func entry(
-        _ key: String, in set: DocumentKeySet, keyRefs: Int, slot: Int, lookup k: Int, at path: @autoclosure () -> [any CodingKey]
+        _ key: String, in set: DocumentKeySet, keyRefs: Int, slot: Int, lookup k: Int, place: DocumentPlace,
+        at path: @autoclosure () -> [any CodingKey]
     ) throws -> Int? {
+        if set.looksUpInDocument, let dictionary = place.inside.last {
+            return try reading(at: path()) {
+                try document.entry(key, inDictionary: dictionary, under: Array(place.inside.dropLast()), table)
+            }
+        }
         let n = set.keys.count
         var position: Int?
         let cached = k < positions[slot].count ? Int(positions[slot][k]) : -1
@@ -279,7 +305,7 @@ struct DocumentKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     private var place: DocumentPlace { frame.place }
     var codingPath: [any CodingKey] { frame.place.codingPath }
 
-    var allKeys: [Key] { keys.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { ((try? context.keys(of: keys, at: place)) ?? []).compactMap { Key(stringValue: $0) } }
 
     /// The object holding the value for `key`, or nil when the dictionary has none.
     private func find(_ key: Key) throws -> Int? { try find(key.stringValue) }
@@ -287,17 +313,18 @@ struct DocumentKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     private func find(_ key: String) throws -> Int? {
         let k = frame.lookups
         frame.lookups += 1
-        return try frame.context.entry(key, in: frame.keys, keyRefs: frame.keyRefs, slot: frame.slot, lookup: k, at: codingPath)
+        return try frame.context.entry(key, in: frame.keys, keyRefs: frame.keyRefs, slot: frame.slot, lookup: k, place: frame.place, at: codingPath)
     }
 
     private func require(_ key: Key) throws -> Int {
         if let found = try find(key) { return found }
         let path = codingPath
-        let listed = keys.keys.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.keys.count > 12 ? ", …" : "")
+        let all = try context.keys(of: keys, at: place)
+        let listed = all.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (all.count > 12 ? ", …" : "")
         throw DecodingError.keyNotFound(key, DecodingError.Context(
             codingPath: path,
             debugDescription: "No value for key \"\(key.stringValue)\" in the dictionary at \(path.dottedDescription)"
-                + (keys.keys.isEmpty ? " (it is empty)." : " (its keys: \(listed)).")))
+                + (all.isEmpty ? " (it is empty)." : " (its keys: \(listed)).")))
     }
 
     func contains(_ key: Key) -> Bool { ((try? find(key)) ?? nil) != nil }

@@ -298,6 +298,12 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         _ = try find([], from: index, under: ancestors, in: table)
     }
 
+    /// The value (an object index) for `key` in dictionary `dictionary`, whose containers from the root are
+    /// `ancestors`: what `object(at:)` finds one key further down, with the same checks; nil when there is none.
+    func entry(_ key: String, inDictionary dictionary: Int, under ancestors: [Int], _ table: BinaryObjectTable) throws -> Int? {
+        try find([key], from: dictionary, under: ancestors, in: table)
+    }
+
     /// The entries of dictionary `index` as the tree holds them: each distinct key once (its first entry's place),
     /// with the entry whose value the duplicate-key policy keeps, every key checked as the tree reader checks it
     /// (`inside`: the containers from the root down to this dictionary); a repeated key under `.reject` is its error.

@@ -64,6 +64,30 @@ import Testing
         #expect(decoded.records.count == 60 && decoded.records[5] == R(a: 5, b: "y5", c: 5) && decoded.records[3].c == nil)
     }
 
+    /// A dictionary past the decoder's key limit (a library's tracks by ID) is not decoded key by key for a few
+    /// fields: they are looked up in the document. Values, `allKeys` and the missing-key message are as from the bytes.
+    @Test func aHugeDictionaryIsLookedUpNotDecodedWhole() throws {
+        var tracks = PlistDictionary()
+        for i in 0..<5_000 { tracks[String(i * 7)] = ["Name": .string("track \(i)"), "Plays": .integer(PlistInteger(i))] }
+        let bytes = try PropertyList.writeBytes(["Tracks": .dictionary(tracks), "Title": "lib"], format: .binary)
+        struct Track: Decodable, Equatable { var Name: String; var Plays: Int }
+        struct Few: Decodable, Equatable {
+            var first: Track
+            var last: Track
+            enum CodingKeys: String, CodingKey { case first = "0", last = "34993" }
+        }
+        struct Library<T: Decodable & Equatable>: Decodable, Equatable { var Tracks: T; var Title: String }
+        let few = try bothWays(Library<Few>.self, bytes)
+        #expect(few.Tracks == Few(first: Track(Name: "track 0", Plays: 0), last: Track(Name: "track 4999", Plays: 4999)))
+        let all = try bothWays(Library<[String: Track]>.self, bytes)
+        #expect(all.Tracks.count == 5_000 && all.Tracks["700"] == Track(Name: "track 100", Plays: 100))
+        struct Missing: Decodable { var Tracks: Absent }
+        struct Absent: Decodable { var nope: Int }
+        let eager = #expect(throws: DecodingError.self) { try PlistDecoder().decode(Missing.self, from: bytes) }
+        let lazy = #expect(throws: DecodingError.self) { try PlistDecoder().decode(Missing.self, from: try BinaryPlistDocument(bytes)) }
+        if let eager, let lazy { #expect(summary(lazy) == summary(eager)) }
+    }
+
     /// Any document decoded as `PlistValue` (materialised whole) or as a dictionary of values (a key at a time).
     @Test func randomDocumentsDecodeAsTheirValue() throws {
         for seed in 0..<100 {
