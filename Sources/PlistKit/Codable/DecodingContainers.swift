@@ -48,16 +48,7 @@ struct PlistKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return v
     }
 
-    private func keyNotFound(_ key: Key) -> DecodingError {
-        let path = codingPath
-        let dictionary = self.dictionary
-        let available = dictionary.keys.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
-        let more = dictionary.count > 12 ? ", …" : ""
-        return .keyNotFound(key, DecodingError.Context(
-            codingPath: path,
-            debugDescription: "No value for key \"\(key.stringValue)\" in the dictionary at \(path.dottedDescription)"
-                + (dictionary.isEmpty ? " (it is empty)." : " (its keys: \(available)\(more)).")))
-    }
+    private func keyNotFound(_ key: Key) -> DecodingError { PlistKit.keyNotFound(key, at: codingPath, keys: dictionary.keys) }
 
     /// `body` gets the value and how to make its path element, which only an error needs (see `decodeLevel`).
     @inline(__always) private func scalar<R>(_ key: Key, _ body: (PlistValue, () -> CodingPathElement) throws -> R) throws -> R {
@@ -167,10 +158,7 @@ struct PlistUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     @inline(__always) private func next(_ type: Any.Type) throws -> PlistValue {
         guard currentIndex < elements.count else {
-            let path = codingPath + [PlistCodingKey(index: currentIndex)]
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path,
-                debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but the array has only \(elements.count) element\(elements.count == 1 ? "" : "s")."))
+            throw pastTheEnd(type, at: codingPath + [PlistCodingKey(index: currentIndex)], count: elements.count)
         }
         return elements[currentIndex]
     }
@@ -275,4 +263,20 @@ struct PlistSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try state.decodeNested(type, from: value, at: nil, depth: depth, detachedPath: detachedPath)
     }
+}
+
+/// A keyed container's error for a missing key: the dictionary's first keys name what is there.
+func keyNotFound(_ key: any CodingKey, at path: [any CodingKey], keys: [String]) -> DecodingError {
+    let available = keys.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (keys.count > 12 ? ", …" : "")
+    return .keyNotFound(key, DecodingError.Context(
+        codingPath: path,
+        debugDescription: "No value for key \"\(key.stringValue)\" in the dictionary at \(path.dottedDescription)"
+            + (keys.isEmpty ? " (it is empty)." : " (its keys: \(available)).")))
+}
+
+/// An unkeyed container's error for a value asked for past its last element (`path` ends with that index).
+func pastTheEnd(_ type: Any.Type, at path: [any CodingKey], count: Int) -> DecodingError {
+    .valueNotFound(type, DecodingError.Context(
+        codingPath: path,
+        debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but the array has only \(count) element\(count == 1 ? "" : "s")."))
 }

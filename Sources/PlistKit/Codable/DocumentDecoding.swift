@@ -318,13 +318,7 @@ struct DocumentKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
 
     private func require(_ key: Key) throws -> Int {
         if let found = try find(key) { return found }
-        let path = codingPath
-        let all = try context.keys(of: keys, at: place)
-        let listed = all.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (all.count > 12 ? ", …" : "")
-        throw DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: path,
-            debugDescription: "No value for key \"\(key.stringValue)\" in the dictionary at \(path.dottedDescription)"
-                + (all.isEmpty ? " (it is empty)." : " (its keys: \(listed)).")))
+        throw PlistKit.keyNotFound(key, at: codingPath, keys: try context.keys(of: keys, at: place))
     }
 
     func contains(_ key: Key) -> Bool { ((try? find(key)) ?? nil) != nil }
@@ -423,10 +417,7 @@ struct DocumentUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// The next element; as in the tree decoder's container, an error past the end.
     private func next(_ type: Any.Type) throws -> Int {
         guard currentIndex < elements.count else {
-            let path = codingPath + [PlistCodingKey(index: currentIndex)]
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path,
-                debugDescription: "Expected to decode \(type) at \(path.dottedDescription) but the array has only \(elements.count) element\(elements.count == 1 ? "" : "s")."))
+            throw pastTheEnd(type, at: codingPath + [PlistCodingKey(index: currentIndex)], count: elements.count)
         }
         return elements[currentIndex]
     }
