@@ -59,12 +59,48 @@ final class DocumentDecodingContext {
     /// Per `CodingKeys` type, where its containers' k-th lookups found their keys: records of one type share their
     /// layout, whatever order their keys were written in.
     private var positions = [[Int32]](repeating: [], count: 64)
+    /// What the decoding may read, in bytes as the tree reader counts them (four times the object area, the tree
+    /// reader's own budget): materialised objects, and the keys and elements of the containers it walks. Objects
+    /// the type reaches through many references (shared by the writer) are read each time, so a document that
+    /// shares much runs out of it — and is then decoded from its bytes, whose tree holds a shared object once.
+    private var budget: Int
+    /// Set when `budget` ran out: whatever the decoding returned or threw (a type may catch errors), it is redone
+    /// from the bytes.
+    private(set) var exhausted = false
+    /// An error that could not be thrown where it happened (`allKeys` cannot throw), thrown when the decoding ends.
+    private(set) var deferredError: DecodingError?
+    /// Set when the decoding has returned: a container that escaped it must not read the document's bytes again.
+    var finished = false
 
     init(document: BinaryPlistDocument, bytes: UnsafeRawBufferPointer, table: BinaryObjectTable, userInfo: [CodingUserInfoKey: Any]) {
         self.document = document
         self.bytes = bytes
         self.table = table
+        budget = BinaryEventSource<PlistTreeBuilder, AsWrittenKeyOrder>.treeBudget(table.trailer)
         tree = PlistDecodingState(value: .string(""), userInfo: userInfo, scalarsFromStrings: false)
+    }
+
+    /// Raised when the budget runs out; `PlistDecoder` then decodes from the bytes.
+    struct BudgetExhausted: Error {}
+
+    /// Charges `bytes` of reading to the budget.
+    func charge(_ bytes: Int) throws {
+        budget -= bytes
+        if budget < 0 {
+            exhausted = true
+            throw BudgetExhausted()
+        }
+    }
+
+    /// Keeps the first error that could not be thrown where it happened.
+    func keepForLater(_ error: any Error, at path: [any CodingKey]) {
+        guard deferredError == nil else { return }
+        if let error = error as? DecodingError {
+            deferredError = error
+        } else if let error = error as? PlistError {
+            deferredError = .dataCorrupted(DecodingError.Context(
+                codingPath: path, debugDescription: "The data is not a valid property list: \(error.description)", underlyingError: error))
+        }
     }
 
     func place(_ codingPath: [any CodingKey], inside: [Int]) -> DocumentPlace {
@@ -76,6 +112,7 @@ final class DocumentDecodingContext {
     /// read gives (with the coding path where it happened).
     @inline(__always)
     func reading<R>(at path: @autoclosure () -> [any CodingKey], _ body: () throws -> R) throws -> R {
+        if finished || exhausted { throw finished ? Self.escaped(path()) : BudgetExhausted() }
         do {
             return try body()
         } catch let error as PlistError {
@@ -85,19 +122,27 @@ final class DocumentDecodingContext {
         }
     }
 
+    /// The tree decoder's error for a container used after the value it belongs to was decoded.
+    @inline(never) static func escaped(_ path: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(
+            codingPath: path, debugDescription: "A decoding container was used after the decoding it belongs to returned."))
+    }
+
     /// The marker's high nibble of object `index` (`0xD` a dictionary, `0xA` an array).
     func kind(_ index: Int, at path: @autoclosure () -> [any CodingKey]) throws -> UInt8 {
         try reading(at: path()) { table.marker(at: try table.objectOffset(index)) >> 4 }
     }
 
-    /// Object `index`, inside the containers `inside`, as a value.
+    /// Object `index`, inside the containers `inside`, as a value (charged to the budget).
     func value(_ index: Int, inside: [Int], at path: @autoclosure () -> [any CodingKey]) throws -> PlistValue {
-        try reading(at: path()) {
-            let offset = try table.objectOffset(index)
-            let kind = table.marker(at: offset) >> 4
-            if kind == 0xA || kind == 0xD { return try document.value(ofObject: index, depth: inside.count, bytes, table) }
-            return try table.leaf(at: offset).value
+        let value = try reading(at: path()) {
+            try document.value(ofObject: index, depth: inside.count, budget: &budget, bytes, table)
         }
+        guard let value else {
+            exhausted = true
+            throw BudgetExhausted()
+        }
+        return value
     }
 
     /// Decodes a `T` from object `index`, found as `element` of the container at `place` (the root: no element):
@@ -166,6 +211,7 @@ final class DocumentDecodingContext {
                 // Not remembered: such a dictionary is one of a kind (a library's tracks by ID).
                 return (DocumentKeySet(keyRefs: keyRefs, count: count, keys: [], entries: []), slot, keyRefs)
             }
+            try charge(count * (2 * refSize + 1))
             let (keys, entries) = try document.distinctKeys(ofDictionary: index, inside: ancestors + [index], table)
             let set = DocumentKeySet(keyRefs: keyRefs, count: count, keys: keys, entries: entries)
             if keySets[slot].count == 4 { keySets[slot].removeLast() }
@@ -183,7 +229,8 @@ final class DocumentDecodingContext {
     func keys(of set: DocumentKeySet, at place: DocumentPlace) throws -> [String] {
         guard set.looksUpInDocument, let dictionary = place.inside.last else { return set.keys }
         return try reading(at: place.codingPath) {
-            try document.distinctKeys(ofDictionary: dictionary, inside: place.inside, table).keys
+            try charge(set.count * (2 * table.trailer.refSize + 1))
+            return try document.distinctKeys(ofDictionary: dictionary, inside: place.inside, table).keys
         }
     }
 
@@ -260,8 +307,10 @@ final class DocumentDecodingState: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard try context.kind(object, at: codingPath) == 0xA else { return try materialised().unkeyedContainer() }
-        let elements = try context.reading(at: codingPath) {
-            try context.document.elements(ofArray: object, under: ancestors, context.table)
+        let elements = try context.reading(at: codingPath) { () throws -> [Int] in
+            let elements = try context.document.elements(ofArray: object, under: ancestors, context.table)
+            try context.charge(elements.count * context.table.trailer.refSize)
+            return elements
         }
         return DocumentUnkeyedDecodingContainer(
             context: context, elements: elements, place: context.place(codingPath, inside: ancestors + [object]))
@@ -305,7 +354,15 @@ struct DocumentKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     private var place: DocumentPlace { frame.place }
     var codingPath: [any CodingKey] { frame.place.codingPath }
 
-    var allKeys: [Key] { ((try? context.keys(of: keys, at: place)) ?? []).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        do {
+            return try context.keys(of: keys, at: place).compactMap { Key(stringValue: $0) }
+        } catch {
+            // The protocol's `allKeys` cannot throw: the error ends the decoding when it returns.
+            context.keepForLater(error, at: codingPath)
+            return []
+        }
+    }
 
     /// The object holding the value for `key`, or nil when the dictionary has none.
     private func find(_ key: Key) throws -> Int? { try find(key.stringValue) }

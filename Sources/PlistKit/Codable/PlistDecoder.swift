@@ -84,13 +84,31 @@ open class PlistDecoder: @unchecked Sendable {
     /// policy, cycles, nesting), but what is not read is not checked, so a file that `decode(_:from:)` of its bytes
     /// refuses for a broken object elsewhere can decode here. The document's read options apply, not
     /// `readOptions`; a document error is `DecodingError.dataCorrupted` with the `PlistError` as underlying error.
+    /// A document whose objects are shared so much that the type would read more than four times its object area
+    /// (the tree reader's own bound) is decoded from its bytes instead, whose tree holds each shared object once.
     open func decode<T: Decodable>(_ type: T.Type, from document: BinaryPlistDocument) throws -> T {
         let userInfo = self.userInfo
         var info: [CodingUserInfoKey: Any] = [:]
         for (k, v) in userInfo { info[k] = v }
         return try document.withObjectTable { bytes, table in
             let context = DocumentDecodingContext(document: document, bytes: bytes, table: table, userInfo: info)
-            return try context.decode(type, object: table.trailer.topObject, element: nil, in: context.place([], inside: []))
+            defer { context.finished = true }
+            let result = Result { try context.decode(type, object: table.trailer.topObject, element: nil, in: context.place([], inside: [])) }
+            if context.exhausted {
+                // The document shares more than a decoding from it should read again (see `DocumentDecodingContext`):
+                // the tree, which holds each shared object once.
+                let value: PlistValue
+                do {
+                    value = try BinaryReader.read(bytes, options: document.options)
+                } catch let error as PlistError {
+                    throw DecodingError.dataCorrupted(DecodingError.Context(
+                        codingPath: [], debugDescription: "The data is not a valid property list: \(error.description)",
+                        underlyingError: error))
+                }
+                return try decode(type, fromValue: value, format: .binary, userInfo: userInfo)
+            }
+            if let deferred = context.deferredError { throw deferred }
+            return try result.get()
         }
     }
 

@@ -216,24 +216,53 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let offset = try table.objectOffset(index)
         let kind = table.marker(at: offset) >> 4
         guard kind == 0xA || kind == 0xD else { return try table.leaf(at: offset).value }
-        if kind == 0xA, let elements = try leafArray(at: offset, depth: depth, table) { return .array(elements) }
+        var budget = BinaryEventSource<PlistTreeBuilder, AsWrittenKeyOrder>.treeBudget(trailer)
+        if kind == 0xA, let elements = try leafArray(at: offset, depth: depth, table, budget: &budget) { return .array(elements) }
         var options = options
         options.maxDepth -= depth
         return try BinaryReader.read(bytes, trailer: trailer, options: options, from: index)
     }
 
+    /// `materialise`, charging the bytes it decodes to `budget` (as the tree reader counts them: each object's
+    /// span, once per reading); nil, with nothing returned, when the budget runs out. For a caller that materialises
+    /// many objects of one document and must stay within a bound however they share subtrees (`PlistDecoder`).
+    func value(ofObject index: Int, depth: Int, budget: inout Int, _ bytes: UnsafeRawBufferPointer, _ table: BinaryObjectTable) throws -> PlistValue? {
+        let offset = try table.objectOffset(index)
+        let kind = table.marker(at: offset) >> 4
+        guard kind == 0xA || kind == 0xD else {
+            let (value, end) = try table.leaf(at: offset)
+            budget -= max(end - offset, 1)
+            return budget >= 0 ? value : nil
+        }
+        if kind == 0xA, let elements = try leafArray(at: offset, depth: depth, table, budget: &budget) { return .array(elements) }
+        guard budget >= 0 else { return nil }
+        var options = options
+        options.maxDepth -= depth
+        var left = budget
+        do {
+            let value = try PlistTreeBuilder.build(options, format: .binary) {
+                left = try BinaryEventSource<_, AsWrittenKeyOrder>.run(
+                    bytes, trailer: trailer, options: options, byOffset: false, from: index, budget: budget, into: &$0).budgetLeft
+            }
+            budget = left
+            return value
+        } catch is BinaryBudgetExhausted {
+            budget = -1
+            return nil
+        }
+    }
+
     /// The elements of the array at `offset` (inside `depth` containers) when every one is a scalar, string or
     /// data, decoded as the tree reader decodes them; nil when one is a container or they would take more reading
-    /// than the tree reader's budget (the tree reader then reads it). An array of scalars — a `[String]` or
+    /// than `budget` (which they are charged to; the tree reader then reads it). An array of scalars — a `[String]` or
     /// `[Double]` field of a type decoded from the document — then costs its elements, where the tree reader's
     /// per-object table costs the document's object count.
-    private func leafArray(at offset: Int, depth: Int, _ table: BinaryObjectTable) throws -> [PlistValue]? {
+    private func leafArray(at offset: Int, depth: Int, _ table: BinaryObjectTable, budget: inout Int) throws -> [PlistValue]? {
         let refSize = trailer.refSize
         let (refs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: refSize, at: offset)
         if depth + 1 > options.maxDepth {
             throw BinaryTrailer.error(.depthLimit, "nesting deeper than \(options.maxDepth) levels", at: offset)
         }
-        var budget = BinaryEventSource<PlistTreeBuilder, AsWrittenKeyOrder>.treeBudget(trailer)
         var elements: [PlistValue] = []
         elements.reserveCapacity(count)
         for i in 0 ..< count {
@@ -350,11 +379,6 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let refSize = trailer.refSize
         let (refs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: refSize, at: offset)
         return try (0 ..< count).map { try table.reference(at: refs + $0 * refSize) }
-    }
-
-    /// The whole value of object `index`, inside `depth` containers (their nesting counts against the limit).
-    func value(ofObject index: Int, depth: Int, _ bytes: UnsafeRawBufferPointer, _ table: BinaryObjectTable) throws -> PlistValue {
-        try materialise(index, depth: depth, bytes, table)
     }
 
     // MARK: Following a key path

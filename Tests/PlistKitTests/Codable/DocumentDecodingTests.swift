@@ -88,6 +88,67 @@ import Testing
         if let eager, let lazy { #expect(summary(lazy) == summary(eager)) }
     }
 
+    /// One data object referred to by 200 records: the document would read it for each; past its budget the decoding
+    /// is done from the bytes, whose tree holds the data once — so the records share one buffer, as they do when
+    /// decoded from the bytes (a 1 MiB object referred to a million times must not become a terabyte).
+    @Test func aMuchSharedObjectIsNotReadAgainAndAgain() throws {
+        struct Rec: Decodable, Equatable { var blob: Data }
+        let blob = Data(repeating: 7, count: 1 << 20)
+        let bytes = try PropertyList.writeBytes(.array(Array(repeating: ["blob": .data(blob)], count: 200)), format: .binary)
+        #expect(bytes.count < 2 << 20)  // the writer shares the data object
+        let records = try bothWays([Rec].self, bytes)
+        #expect(records.count == 200 && records[199].blob == blob)
+        // (The tree reader decodes an object a second time before it knows it is shared, then shares that copy.)
+        let buffers = Set(records.map { $0.blob.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } })
+        #expect(buffers.count <= 2, "\(buffers.count) buffers for one data object")
+        // Records of many layouts sharing one set of key objects (each read again per layout) are bounded the same way.
+        var layouts: [PlistValue] = []
+        for i in 0..<3_000 {
+            var d = PlistDictionary()
+            for k in 0..<40 { d[String((k + i % 5) % 40)] = .integer(PlistInteger(k)) }
+            layouts.append(.dictionary(d))
+        }
+        struct Small: Decodable, Equatable { var value: Int; enum CodingKeys: String, CodingKey { case value = "3" } }
+        #expect(try bothWays([Small].self, PropertyList.writeBytes(.array(layouts), format: .binary)).count == 3_000)
+    }
+
+    /// The keys of a dictionary past the key limit are read by `allKeys` (which cannot throw): a broken key there ends
+    /// the decoding with its error when it returns, instead of reading as no keys.
+    @Test func aBrokenKeyOfAHugeDictionaryIsAnErrorNotNoKeys() throws {
+        var tracks = PlistDictionary()
+        for i in 0..<5_000 { tracks["k\(i)"] = .integer(PlistInteger(i)) }
+        var bytes = try PropertyList.writeBytes(["Tracks": .dictionary(tracks)], format: .binary)
+        let marker = try #require(bytes.indices.first { bytes[$0] == 0x55 && Array(bytes[($0 + 1)...].prefix(5)) == Array("k4999".utf8) })
+        bytes[marker] = 0x7A  // no object type has the high nibble 7
+        struct Library: Decodable { var Tracks: [String: Int] }
+        #expect(throws: DecodingError.self) { try PlistDecoder().decode(Library.self, from: bytes) }
+        let error = try #require(throws: DecodingError.self) { try PlistDecoder().decode(Library.self, from: try BinaryPlistDocument(bytes)) }
+        guard case .dataCorrupted(let context) = error else { Issue.record("got \(error)"); return }
+        #expect(context.underlyingError is PlistError)
+    }
+
+    /// A container that escapes the decoding cannot read the document's bytes afterwards.
+    @Test func anEscapedContainerIsRefused() throws {
+        final class Box: @unchecked Sendable { var container: KeyedDecodingContainer<AnyKey>? }
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct Grab: Decodable {
+            init(from decoder: any Decoder) throws {
+                (decoder.userInfo[CodingUserInfoKey(rawValue: "box")!] as? Box)?.container = try decoder.container(keyedBy: AnyKey.self)
+            }
+        }
+        let box = Box()
+        let decoder = PlistDecoder()
+        decoder.userInfo[CodingUserInfoKey(rawValue: "box")!] = box
+        _ = try decoder.decode(Grab.self, from: try BinaryPlistDocument(PropertyList.writeBytes(["x": 1], format: .binary)))
+        let escaped = try #require(box.container)
+        #expect(throws: DecodingError.self) { try escaped.decode(Int.self, forKey: AnyKey(stringValue: "x")) }
+    }
+
     /// Any document decoded as `PlistValue` (materialised whole) or as a dictionary of values (a key at a time).
     @Test func randomDocumentsDecodeAsTheirValue() throws {
         for seed in 0..<100 {
