@@ -73,6 +73,25 @@ import TestSupport
         #expect(Array(try Data(contentsOf: file)) == (try XcodeProjectWriter.write(project, projectName: "App")))
     }
 
+    /// When neither the text nor Xcode's layout can hold an edit (an isa holding `*/` would end a section marker's
+    /// comment), the file is rewritten in its plain format: it still reads, to the edited value.
+    @Test func anEditNoLayoutCanHoldStillLeavesAReadableFile() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("project.pbxproj")
+        var project = PlistValue.dictionary([
+            "archiveVersion": "1", "classes": [:], "objectVersion": "56", "rootObject": "P",
+            "objects": ["P": ["isa": "PBXProject", "mainGroup": "G", "targets": []], "G": ["isa": "PBXGroup", "children": []]],
+        ])
+        try Data(XcodeProjectWriter.write(project, projectName: "App")).write(to: file)
+        let result = Self.run(["-insert", "objects.W", "-json", "{\"isa\":\"PBXWeird*/Thing\",\"name\":\"w\"}", file.path])
+        #expect(result.status == 0, "\(result.io.errorText)")
+        try project.insert(["isa": "PBXWeird*/Thing", "name": "w"], at: "objects.W")
+        #expect(try PropertyList.read(Array(Data(contentsOf: file))).value == project)
+    }
+
     @Test func xmlEditsKeepCommentsCDATAAndCharacterReferences() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -137,7 +137,9 @@ struct PlutilRunner {
         if outcome == .rewriteAsXcodeProject,
            let text = try? XcodeProjectWriter.write(
                document, projectName: invocation.projectName ?? XcodeComments.projectName(fromPath: path)
-                   ?? map(path).withUnsafeBytes { XcodeComments.projectName(inCommentsOf: [UInt8]($0)) }) {
+                   ?? map(path).withUnsafeBytes { XcodeComments.projectName(inCommentsOf: [UInt8]($0)) }),
+           // Only text that reads back to the edited value (an isa holding `*/` would break a section marker).
+           (try? PropertyList.read(text).value) == document {
             try deliver(text, as: .xcode, for: path)
             return
         }

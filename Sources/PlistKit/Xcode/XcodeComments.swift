@@ -44,8 +44,9 @@ struct XcodeComments: Sendable {
         }
         // Xcode 27 names a configuration with its owner (two Xcode 27 projects, alanvardy/CheckStitch and
         // EvanBacon/xcode's `011-swift-ios-27` fixture; Xcode 26.3's keep the bare name).
+        // (Some projects set 9999 to silence Xcode's upgrade prompt: that says nothing of the Xcode that saved them.)
         let lastUpgrade = rootID.flatMap { objects[$0]?["attributes"]?["LastUpgradeCheck"]?.stringValue }.flatMap { Int($0) } ?? 0
-        let configurationsNameOwners = lastUpgrade >= 2700
+        let configurationsNameOwners = lastUpgrade >= 2700 && lastUpgrade < 9000
         func object(_ id: String?) -> PlistDictionary? { id.flatMap { objects[$0]?.dictionaryValue } }
         func string(_ o: PlistDictionary?, _ key: String) -> String? {
             guard let s = o?[key]?.stringValue, !s.isEmpty else { return nil }

@@ -17,6 +17,8 @@ extension PlistTextDocument {
     static let commentInputs: Set<String> = [
         "isa", "name", "path", "fileRef", "productRef", "productName", "files", "buildConfigurationList", "exceptions",
         "target", "buildPhase", "repositoryURL", "relativePath",
+        // An exception set names its phase's target; from Xcode 27 a configuration names its list's owner.
+        "buildPhases", "buildConfigurations", "attributes",
     ]
 
     /// Whether an edit at `path` can change any object's reference comment.

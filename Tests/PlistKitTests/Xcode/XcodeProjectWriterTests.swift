@@ -113,13 +113,31 @@ import Testing
     /// (alanvardy/CheckStitch and EvanBacon/xcode's `011-swift-ios-27` fixture, both Xcode 27 saves:
     /// `Debug configuration for PBXNativeTarget "CheckStitch"`); Xcode 26.3 (2630) keeps the bare name.
     @Test func xcode27NamesAConfigurationWithItsOwner() throws {
-        for (check, expected) in [("2700", "Debug configuration for PBXProject \"App\""), ("2630", "Debug")] {
+        // 9999, which some projects set to silence the upgrade prompt, says nothing of the Xcode that saved them.
+        for (check, expected) in [("2700", "Debug configuration for PBXProject \"App\""), ("2630", "Debug"), ("9999", "Debug")] {
             var project = Self.project(objectVersion: "90")
             try project.insert(["LastUpgradeCheck": .string(check)], at: "objects.P.attributes")
             let text = try Self.lines(project)
             #expect(text.contains("\t\tC /* \(expected) */ = {"), "\(check)")
             #expect(text.contains("\t\t\t\tC /* \(expected) */,"), "\(check)")
         }
+    }
+
+    /// Edits of what the newer comments are made of — a target's phases, a list's configurations, the project's
+    /// `LastUpgradeCheck` — rewrite those comments in place as the whole-file writer writes them.
+    @Test func editsOfCommentInputsRefreshTheNewerComments() throws {
+        var project = Self.project(objectVersion: "77")
+        try project.replace(.array(["SP", "CP"]), at: "objects.T.buildPhases")
+        try project.insert(["isa": "PBXCopyFilesBuildPhase", "files": []], at: "objects.CP")
+        try project.insert(["isa": "PBXFileSystemSynchronizedGroupBuildPhaseMembershipExceptionSet", "buildPhase": "CP"], at: "objects.M")
+        try project.replace(.array(["E", "M"]), at: "objects.S.exceptions")
+        try project.insert(["LastUpgradeCheck": "2600"], at: "objects.P.attributes")
+        var doc = try PlistTextDocument(XcodeProjectWriter.write(project, projectName: "App"), projectName: "App")
+        try doc.replace(.array(["SP"]), at: "objects.T.buildPhases")
+        try doc.replace("2700", at: "objects.P.attributes.LastUpgradeCheck")
+        try doc.insert(["isa": "XCBuildConfiguration", "name": "Release", "buildSettings": [:]], at: "objects.C2")
+        try doc.insert("C2", at: "objects.L.buildConfigurations", appending: true)
+        #expect(doc.bytes == (try XcodeProjectWriter.write(doc.value, projectName: "App")))
     }
 
     /// A name holding `*/` would end its comment early and the file would not read back: it is written `* /`.
