@@ -19,11 +19,11 @@ struct XMLReaderLegacyEncoding {
 
     /// What a byte-oriented document's declaration says about its encoding.
     enum Declared {
-        /// No encoding, or one libxml2 reads itself (UTF-8 and ASCII by their usual names; UTF-16 and UTF-32, whose
+        /// No encoding, or one libxml2 reads itself (UTF-8 by its usual names; UTF-16 and UTF-32, whose
         /// declarations libxml2 checks against the bytes and `XMLReaderInputEncoding` handles).
         case native
-        /// UTF-8 or ASCII under a spelling libxml2 does not know (`UTF_8`, `US_ASCII`): the declaration is ignored
-        /// and the document read as UTF-8, as Core Foundation reads it.
+        /// UTF-8 under a spelling libxml2 does not know (`UTF_8`), or ASCII with no byte ≥ 0x80: the declaration is
+        /// ignored and the document read as UTF-8, as Core Foundation reads it.
         case looseUTF8
         /// Another encoding, converted here.
         case legacy(String)
@@ -38,8 +38,10 @@ struct XMLReaderLegacyEncoding {
         if ["UTF8", "USASCII", "ASCII"].contains(loose) {
             // Core Foundation converts a document declared ASCII with its ASCII conversion, which takes a byte
             // ≥ 0x80 as the character of the same value (ISO Latin-1): so does this reader, rather than fail.
-            if loose != "UTF8", BinaryObjectTable.firstNonASCII(b) != nil { return .legacy("ISO-8859-1") }
-            return ["UTF-8", "UTF8", "US-ASCII", "ASCII"].contains(name.uppercased()) ? .native : .looseUTF8
+            // Without one, ASCII is UTF-8: read as such (declaration ignored), so CRs and control characters in text
+            // are kept as in any UTF-8 document, whichever way the document is declared.
+            if loose != "UTF8" { return BinaryObjectTable.firstNonASCII(b) != nil ? .legacy("ISO-8859-1") : .looseUTF8 }
+            return ["UTF-8", "UTF8"].contains(name.uppercased()) ? .native : .looseUTF8
         }
         if loose.hasPrefix("UTF16") || loose.hasPrefix("UTF32") || loose.hasPrefix("UCS") { return .native }
         return .legacy(name)

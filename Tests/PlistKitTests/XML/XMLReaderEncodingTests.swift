@@ -87,6 +87,12 @@ import TestSupport
             let foundation = try #require(T.foundation(bytes), "Foundation could not read the \(name) document")
             #expect(try T.read(bytes) == foundation, "\(name)")
             #expect(foundation == "caf\u{C3}\u{A9}", "\(name)")
+            // With or without such a byte, CR LF and control characters in text read as Foundation reads them.
+            for text in ["x\r\ny", "a\u{01}b", "x\r\ny é"] {
+                let doc = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?><plist><string>\(text)</string></plist>".utf8)
+                let expected = try #require(T.foundation(doc), "Foundation could not read \(text.debugDescription)")
+                #expect(try T.read(doc) == expected, "\(name) \(text.debugDescription)")
+            }
         }
     }
 
