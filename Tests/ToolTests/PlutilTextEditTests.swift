@@ -26,6 +26,14 @@ import TestSupport
         return dir
     }
 
+    /// A scratch folder holding `App.xcodeproj/`, and the path of its `project.pbxproj` (not yet written).
+    static func scratchProject() throws -> (directory: URL, file: URL) {
+        let dir = try scratch()
+        let folder = dir.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (dir, folder.appendingPathComponent("project.pbxproj"))
+    }
+
     static func lines(_ data: Data) -> [String] {
         String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
@@ -51,11 +59,8 @@ import TestSupport
     /// An Xcode project whose text cannot take an edit (UTF-16, where edits in place are refused) is rewritten in
     /// Xcode's layout, not as plain OpenStep: it stays an Xcode project (header, sections, comments), with the edit.
     @Test func anXcodeProjectTheTextCannotEditIsRewrittenInXcodesLayout() throws {
-        let dir = try Self.scratch()
+        let (dir, file) = try Self.scratchProject()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("App.xcodeproj")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("project.pbxproj")
         var project = PlistValue.dictionary([
             "archiveVersion": "1", "classes": [:], "objectVersion": "56", "rootObject": "P",
             "objects": [
@@ -76,11 +81,8 @@ import TestSupport
     /// When neither the text nor Xcode's layout can hold an edit (an isa holding `*/` would end a section marker's
     /// comment), the file is rewritten in its plain format: it still reads, to the edited value.
     @Test func anEditNoLayoutCanHoldStillLeavesAReadableFile() throws {
-        let dir = try Self.scratch()
+        let (dir, file) = try Self.scratchProject()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("App.xcodeproj")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("project.pbxproj")
         var project = PlistValue.dictionary([
             "archiveVersion": "1", "classes": [:], "objectVersion": "56", "rootObject": "P",
             "objects": ["P": ["isa": "PBXProject", "mainGroup": "G", "targets": []], "G": ["isa": "PBXGroup", "children": []]],
