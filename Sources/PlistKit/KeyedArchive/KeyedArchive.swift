@@ -55,14 +55,18 @@ public struct KeyedArchive: Sendable, Hashable {
         top.first { exactKeyBytesEqual($0.key, key) }?.uid
     }
 
+    /// Equal archives have equal objects and the same `$top` entries, in any order: `$top` is a dictionary, and a
+    /// writer may order its keys (the binary writer sorts them) — found by the keyed-archive fuzz harness, whose
+    /// write-back of a `$top` with keys out of order read as "another graph".
     public static func == (a: KeyedArchive, b: KeyedArchive) -> Bool {
         a.entries == b.entries && a.extraKeys == b.extraKeys && a.top.count == b.top.count
-            && zip(a.top, b.top).allSatisfy { exactKeyBytesEqual($0.key, $1.key) && $0.uid == $1.uid }
+            && a.top.allSatisfy { t in b.top.contains { exactKeyBytesEqual($0.key, t.key) && $0.uid == t.uid } }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(entries)
-        for t in top { hasher.combine(ExactKey(t.key)); hasher.combine(t.uid) }
+        // In key order, so that equal archives hash alike whatever order their `$top` was written in.
+        for t in top.sorted(by: { PlistKeyOrder.scalarLess($0.key, $1.key) }) { hasher.combine(ExactKey(t.key)); hasher.combine(t.uid) }
     }
 
     // MARK: Reading

@@ -32,6 +32,23 @@ import TestSupport
         ("macOS-10.14/NSOrderedSet-Empty.archive", []),
     ]
 
+    /// Found by the keyed-archive fuzz harness (Corpus/regressions/xml/keyedarchive-top-keys-out-of-order.plist): a
+    /// `$top` whose keys are out of order, written back (the binary writer sorts keys), must read as the same archive
+    /// — `$top` is a dictionary — and hash alike.
+    @Test func anArchiveWrittenBackWithItsTopReorderedIsTheSameArchive() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        let bytes = try Data(contentsOf: url.appendingPathComponent("Corpus/regressions/xml/keyedarchive-top-keys-out-of-order.plist"))
+        let archive = try KeyedArchive(bytes)
+        #expect(archive.top.map(\.key) == ["sifrt", "second"])
+        let again = try KeyedArchive(archive.write(format: .binary))
+        #expect(again.top.map(\.key) == ["second", "sifrt"])
+        #expect(again == archive && again.hashValue == archive.hashValue)
+        // Order aside, a different $top is a different archive.
+        let other = try KeyedArchive(Data(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "<integer>2</integer>", with: "<integer>1</integer>").utf8))
+        #expect(other != archive)
+    }
+
     @Test(.enabled(if: hasFixtures, "../shared/fixtures/keyed-archives is absent"), arguments: expectations.map(\.0))
     func fixtureDecodesAsFoundationsTestsSay(_ name: String) throws {
         let expected = try #require(Self.expectations.first { $0.0 == name }?.1)
