@@ -213,11 +213,9 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     /// container read by the tree reader (whose nesting limit then counts the containers above it). A reading
     /// costs the objects it meets, not the document's object count (`BinaryObjectSlots`).
     private func materialise(_ index: Int, depth: Int, _ bytes: UnsafeRawBufferPointer, _ table: BinaryObjectTable) throws -> PlistValue {
-        let offset = try table.objectOffset(index)
-        let kind = table.marker(at: offset) >> 4
-        guard kind == 0xA || kind == 0xD else { return try table.leaf(at: offset).value }
         var budget = BinaryEventSource<PlistTreeBuilder, AsWrittenKeyOrder>.treeBudget(trailer)
-        if kind == 0xA, let elements = try leafArray(at: offset, depth: depth, table, budget: &budget) { return .array(elements) }
+        if let value = try value(ofObject: index, depth: depth, budget: &budget, bytes, table) { return value }
+        // Past the budget: offset entries alias one another, which the tree reader reads again by offset.
         var options = options
         options.maxDepth -= depth
         return try BinaryReader.read(bytes, trailer: trailer, options: options, from: index)
@@ -340,8 +338,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
         let offset = try table.objectOffset(index)
         let refSize = trailer.refSize
         let (keyRefs, count) = try table.payload(Int(table.marker(at: offset) & 0x0F), unit: 2 * refSize, at: offset)
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: inside.count) { path in
-            for (i, container) in inside.enumerated() { path[i] = container }
+        return try Self.withPath(inside, room: 0) { path in
             var keys: [String] = []
             var entries: [Int] = []
             keys.reserveCapacity(count)
@@ -369,6 +366,14 @@ public final class BinaryPlistDocument: @unchecked Sendable {
                 }
             }
             return (keys, entries)
+        }
+    }
+
+    /// Calls `body` with a walk's path of containers: `containers` first, then `room` slots more.
+    private static func withPath<R>(_ containers: [Int], room: Int, _ body: (UnsafeMutableBufferPointer<Int>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: containers.count + room) { path in
+            for (i, container) in containers.enumerated() { path[i] = container }
+            return try body(path)
         }
     }
 
@@ -432,8 +437,7 @@ public final class BinaryPlistDocument: @unchecked Sendable {
     /// `find` of `components` below object `start`, whose containers from the root are `ancestors` (checked for
     /// cycles and counted for depth as if the walk had come down through them).
     private func find(_ components: [String], from start: Int, under ancestors: [Int], in table: BinaryObjectTable) throws -> Int? {
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: ancestors.count + components.count + 1) { inside in
-            for (i, ancestor) in ancestors.enumerated() { inside[i] = ancestor }
+        try Self.withPath(ancestors, room: components.count + 1) { inside in
             do {
                 var walk = Walk(budget: 4 * trailer.offsetTableOffset, repeats: nil, path: inside)
                 return try find(components, from: start, at: ancestors.count, in: table, &walk)
